@@ -1,0 +1,6 @@
+"""jaxpad: differentiable padding and broadcasting primitives for JAX."""
+
+from jaxpad._pad import fold_p, pad, pad_p
+
+__all__ = ["fold_p", "pad", "pad_p"]
+__version__ = "0.1.0"

@@ -1,0 +1,97 @@
+"""Argument normalisation shared by jaxpad's public functions.
+
+Every check runs at trace time and raises ``TypeError`` (wrong type or dtype) or
+``ValueError`` (wrong shape or value) with a message that starts with the public
+function's name, names the argument and shows what was received.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+import jax
+import numpy as np
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, jax.core.Tracer):
+        return f"a traced array of shape {value.shape} and dtype {value.dtype}"
+    if isinstance(value, (np.ndarray, jax.Array)):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    return repr(value)
+
+
+def static_int_tuple(
+    fn_name: str,
+    arg_name: str,
+    value: object,
+    *,
+    traced_hint: str = "",
+) -> tuple[int, ...]:
+    """Turns a sequence or 1-D concrete integer array into a tuple of Python ints.
+
+    Python bools, floats and non-integer arrays are rejected: silently truncating a
+    float pad width would give a wrong answer with no error.
+    """
+    if isinstance(value, jax.core.Tracer):
+        raise TypeError(
+            f"{fn_name}: {arg_name} must be static (Python ints or a concrete array); "
+            f"got {_describe(value)}.{traced_hint}"
+        )
+    if isinstance(value, (np.ndarray, jax.Array, np.generic)):
+        array = np.asarray(value)
+        if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(
+                f"{fn_name}: {arg_name} must have an integer dtype; got {_describe(value)}."
+            )
+        if array.ndim != 1:
+            raise ValueError(
+                f"{fn_name}: {arg_name} must be 1-D with one entry per axis; "
+                f"got {_describe(value)}."
+            )
+        return tuple(int(v) for v in array)
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(
+            f"{fn_name}: {arg_name} must be a sequence of ints with one entry per axis; "
+            f"got {value!r}."
+        )
+    return tuple(
+        static_int(fn_name, f"{arg_name}[{i}]", v, traced_hint=traced_hint)
+        for i, v in enumerate(value)
+    )
+
+
+def static_int(fn_name: str, arg_name: str, value: object, *, traced_hint: str = "") -> int:
+    """One static integer: a Python int, a NumPy integer or a concrete 0-d int array."""
+    if isinstance(value, jax.core.Tracer):
+        raise TypeError(
+            f"{fn_name}: {arg_name} must be static; got {_describe(value)}.{traced_hint}"
+        )
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{fn_name}: {arg_name} must be an int, not a bool; got {value!r}.")
+    if isinstance(value, (np.ndarray, jax.Array)):
+        if value.ndim != 0 or not np.issubdtype(value.dtype, np.integer):
+            raise TypeError(
+                f"{fn_name}: {arg_name} must be an integer scalar; got {_describe(value)}."
+            )
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{fn_name}: {arg_name} must be an int; got {value!r}.") from None
+
+
+def check_length(fn_name: str, arg_name: str, values: tuple, ndim: int) -> None:
+    if len(values) != ndim:
+        raise ValueError(
+            f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
+            f"got {len(values)}: {values}."
+        )
+
+
+def check_choice(fn_name: str, arg_name: str, value: object, choices: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        options = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{fn_name}: {arg_name} must be one of {options}; got {value!r}.")
+    return value

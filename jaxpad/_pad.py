@@ -1,0 +1,417 @@
+"""``jaxpad.pad``: the Pad primitive and its transpose, the fold.
+
+Laid out as JAX lays out ``lax.pad``: the public function, then the shape rule,
+transpose, batching and lowering of ``pad_p``, the same for its transpose ``fold_p``,
+and a short registration block at the end.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.extend.core import Primitive
+from jax.interpreters import ad, batching, mlir, xla
+from jax.typing import ArrayLike
+
+from jaxpad import _checks
+from jaxpad._index_maps import MODES, fold_pieces, interior_range, source_index
+
+_FN = "jaxpad.pad"
+_TRACED_PADS_HINT = (
+    " Pads known only at run time (traced, or different per example under vmap) "
+    "need jaxpad.dynamic_pad(x, pads_begin, shape, mode)."
+)
+
+# Index tables up to this many entries per axis are baked into the program as
+# constants; longer axes compute theirs in-graph so the executable stays small.
+_MAX_STATIC_TABLE = 1 << 16
+
+# The fold sums one slice per combination of per-axis pieces. Past this many
+# combinations it folds the busiest axis on its own first, keeping the op count
+# bounded for high-rank inputs padded on every axis.
+_MAX_FOLD_COMBINATIONS = 32
+
+
+def pad(
+    x: ArrayLike,
+    pads_begin,
+    pads_end,
+    mode: str = "constant",
+    pad_value: ArrayLike | None = None,
+    *,
+    interior=None,
+) -> jax.Array:
+    """Pads ``x`` by ``pads_begin`` / ``pads_end`` elements per axis.
+
+    Output position ``i`` of an axis reads ``x[m(i - pads_begin)]``, where ``m`` is
+    the mode's index map (SEMANTICS.md): negative pads crop, and pads longer than the
+    axis continue the mode's pattern, as ``numpy.pad`` does.
+
+    Args:
+      x: the array to pad; any numeric dtype or bool.
+      pads_begin: one int per axis of ``x``, padding before index 0; negative crops.
+        Python ints, a tuple, or a concrete integer array.
+      pads_end: one int per axis of ``x``, padding after the last index.
+      mode: ``"constant"``, ``"edge"``, ``"reflect"`` (edge not repeated),
+        ``"symmetric"`` (edge repeated) or ``"wrap"`` (periodic).
+      pad_value: constant mode only; a scalar, possibly traced and differentiated.
+        Defaults to 0 and is cast to ``x.dtype``.
+      interior: constant mode only; nGraph interior padding, one non-negative int per
+        axis: that many pad values go between neighbouring elements.
+
+    Returns:
+      The padded array, of ``x.dtype`` and shape
+      ``pads_begin + (x.shape - 1) * (interior + 1) + 1 + pads_end`` per axis.
+
+    Example:
+      >>> import jax.numpy as jnp, jaxpad
+      >>> jaxpad.pad(jnp.array([1, 2, 3]), [2], [1], mode="reflect")
+      Array([3, 2, 1, 2, 3, 2], dtype=int32)
+    """
+    x = jnp.asarray(x)
+    ndim = x.ndim
+    mode = _checks.check_choice(_FN, "mode", mode, MODES)
+    pads_begin = _checks.static_int_tuple(
+        _FN, "pads_begin", pads_begin, traced_hint=_TRACED_PADS_HINT
+    )
+    pads_end = _checks.static_int_tuple(_FN, "pads_end", pads_end, traced_hint=_TRACED_PADS_HINT)
+    if interior is None:
+        interior = (0,) * ndim
+    else:
+        interior = _checks.static_int_tuple(_FN, "interior", interior)
+    if mode == "constant":
+        pad_value = _scalar_pad_value(_FN, pad_value, x.dtype)
+    elif pad_value is not None:
+        raise ValueError(
+            f"{_FN}: pad_value is only used by mode='constant'; got pad_value="
+            f"{_checks._describe(pad_value)} with mode={mode!r}."
+        )
+    else:
+        pad_value = np.zeros((), x.dtype)
+    return pad_p.bind(
+        x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
+    )
+
+
+def _scalar_pad_value(fn_name: str, pad_value, dtype) -> jax.Array:
+    if pad_value is None:
+        return np.zeros((), dtype)
+    if np.ndim(pad_value) != 0:
+        raise ValueError(f"{fn_name}: pad_value must be a scalar; got shape {np.shape(pad_value)}.")
+    pad_value = jnp.asarray(pad_value)
+    if jnp.issubdtype(pad_value.dtype, jnp.complexfloating) and not jnp.issubdtype(
+        dtype, jnp.complexfloating
+    ):
+        raise TypeError(
+            f"{fn_name}: a complex pad_value would lose its imaginary part in x's dtype "
+            f"{np.dtype(dtype)}; got {_checks._describe(pad_value)}."
+        )
+    return lax.convert_element_type(pad_value, dtype)
+
+
+# Shape rule ---------------------------------------------------------------------
+
+
+def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
+    """Validates a pad configuration against ``shape`` and returns the output shape."""
+    ndim = len(shape)
+    _checks.check_length(fn_name, "pads_begin", pads_begin, ndim)
+    _checks.check_length(fn_name, "pads_end", pads_end, ndim)
+    _checks.check_length(fn_name, "interior", interior, ndim)
+    if any(r < 0 for r in interior):
+        raise ValueError(f"{fn_name}: interior must be non-negative; got {interior}.")
+    if mode != "constant" and any(interior):
+        raise ValueError(
+            f"{fn_name}: interior padding needs mode='constant'; got interior="
+            f"{interior} with mode={mode!r}."
+        )
+    out_shape = []
+    for axis, (n, lo, hi, r) in enumerate(zip(shape, pads_begin, pads_end, interior)):
+        dilated = (n - 1) * (r + 1) + 1 if n else 0
+        size = lo + dilated + hi
+        if size < 0:
+            raise ValueError(
+                f"{fn_name}: the output would have negative size {size} on axis {axis}: "
+                f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, pads_end[{axis}]={hi}."
+            )
+        if mode != "constant" and n == 0 and size > 0:
+            raise ValueError(
+                f"{fn_name}: mode={mode!r} cannot fill axis {axis} of x.shape="
+                f"{tuple(shape)}: it is empty and the output is not (size {size}); "
+                "only mode='constant' can pad an empty axis."
+            )
+        out_shape.append(size)
+    return tuple(out_shape)
+
+
+def _pad_abstract_eval(x, pad_value, *, pads_begin, pads_end, interior, mode):
+    if pad_value.ndim != 0:
+        raise ValueError(f"{_FN}: pad_value must be a scalar; got shape {pad_value.shape}.")
+    if pad_value.dtype != x.dtype:
+        raise TypeError(f"{_FN}: pad_value dtype {pad_value.dtype} differs from x dtype {x.dtype}.")
+    shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
+    return x.update(shape=shape, dtype=x.dtype)
+
+
+# Transpose ----------------------------------------------------------------------
+
+
+def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
+    if type(t) is ad.Zero:
+        return [
+            ad.Zero(x.aval) if ad.is_undefined_primal(x) else None,
+            ad.Zero(pad_value.aval) if ad.is_undefined_primal(pad_value) else None,
+        ]
+    operand_shape = x.aval.shape if ad.is_undefined_primal(x) else x.shape
+    need_x = ad.is_undefined_primal(x)
+    need_value = ad.is_undefined_primal(pad_value)
+    t_x = None
+    if need_x or (need_value and mode == "constant"):
+        t_x = fold_p.bind(
+            t,
+            pads_begin=pads_begin,
+            pads_end=pads_end,
+            interior=interior,
+            mode=mode,
+            operand_shape=tuple(operand_shape),
+        )
+    t_value = None
+    if need_value:
+        if mode == "constant":
+            # Every output position not copied from x holds the pad value.
+            t_value = t.sum() - t_x.sum()
+        else:
+            t_value = ad.Zero(pad_value.aval)
+    return [t_x if need_x else None, t_value]
+
+
+# Batching -----------------------------------------------------------------------
+
+
+def _move_to_front(value, bdim, size):
+    if bdim is None:
+        return lax.broadcast(value, (size,))
+    return jnp.moveaxis(value, bdim, 0)
+
+
+def _pad_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mode):
+    x, pad_value = batched_args
+    x_bdim, value_bdim = batch_dims
+    if value_bdim is None:
+        params = _insert_unpadded_axis(x_bdim, pads_begin, pads_end, interior)
+        return pad_p.bind(x, pad_value, mode=mode, **params), x_bdim
+    # One pad value per example: pad with zeros, then select the values into the
+    # positions that a pad of an all-True mask leaves False.
+    size = pad_value.shape[value_bdim]
+    x = _move_to_front(x, x_bdim, size)
+    pad_value = _move_to_front(pad_value, value_bdim, size)
+    params = dict(_insert_unpadded_axis(0, pads_begin, pads_end, interior), mode=mode)
+    padded = pad_p.bind(x, np.zeros((), x.dtype), **params)
+    copied = pad_p.bind(jnp.ones(x.shape, bool), np.zeros((), bool), **params)
+    values = lax.broadcast_in_dim(pad_value, padded.shape, (0,))
+    return lax.select(copied, padded, values), 0
+
+
+def _insert_unpadded_axis(axis, pads_begin, pads_end, interior):
+    def insert(values):
+        values = list(values)
+        values.insert(axis, 0)
+        return tuple(values)
+
+    return dict(pads_begin=insert(pads_begin), pads_end=insert(pads_end), interior=insert(interior))
+
+
+# Lowering -----------------------------------------------------------------------
+
+
+def _pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode):
+    if mode == "constant":
+        return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
+    out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
+    return gather_padded(x, out_shape, pads_begin, mode)
+
+
+def gather_padded(x, out_shape, pads_begin, mode, offsets=None):
+    """One gather that reads every output element from its source.
+
+    ``offsets`` (traced, one per axis) replaces the static ``pads_begin`` for the
+    dynamic op. A single gather with per-axis index tables is as fast as ``lax.pad``
+    on CPU, where ``jnp.pad``'s slice/concatenate chains copy the array per axis.
+    """
+    if math.prod(out_shape) == 0:
+        return jnp.zeros(out_shape, x.dtype)
+    if offsets is None:
+        axes = [a for a in range(x.ndim) if pads_begin[a] or out_shape[a] != x.shape[a]]
+    else:
+        axes = list(range(x.ndim))
+    if not axes:
+        return x
+    tables = []
+    for position, axis in enumerate(axes):
+        n, size = x.shape[axis], out_shape[axis]
+        if offsets is None and size <= _MAX_STATIC_TABLE:
+            table = source_index(mode, n, np.arange(size) - pads_begin[axis])
+            table = jnp.asarray(table.astype(np.int32))
+        else:
+            begin = pads_begin[axis] if offsets is None else offsets[axis]
+            table = source_index(mode, n, lax.iota(jnp.int32, size) - begin, xp=jnp)
+            table = table.astype(jnp.int32)
+        batch_shape = [out_shape[a] for a in axes]
+        tables.append(lax.broadcast_in_dim(table, batch_shape, (position,)))
+    indices = jnp.stack(tables, axis=-1)
+    dimension_numbers = lax.GatherDimensionNumbers(
+        offset_dims=tuple(a for a in range(x.ndim) if a not in axes),
+        collapsed_slice_dims=tuple(axes),
+        start_index_map=tuple(axes),
+    )
+    slice_sizes = tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))
+    return lax.gather(
+        x, indices, dimension_numbers, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+    )
+
+
+# The fold: pad_p's transpose ----------------------------------------------------
+# fold(t) sums each output cotangent back onto the source element it was read from.
+# Its transpose is pad_p again, so derivatives of every order stay in jaxpad.
+
+
+def _fold_abstract_eval(t, *, pads_begin, pads_end, interior, mode, operand_shape):
+    expected = padded_shape("jaxpad.fold", operand_shape, pads_begin, pads_end, interior, mode)
+    if tuple(t.shape) != expected:
+        raise ValueError(
+            f"jaxpad.fold: the cotangent has shape {t.shape}; the pad produces {expected}."
+        )
+    return t.update(shape=tuple(operand_shape), dtype=t.dtype)
+
+
+def _fold_transpose(ct, t, *, pads_begin, pads_end, interior, mode, operand_shape):
+    del t, operand_shape
+    ct = ad.instantiate_zeros(ct)
+    return [
+        pad_p.bind(
+            ct,
+            np.zeros((), ct.dtype),
+            pads_begin=pads_begin,
+            pads_end=pads_end,
+            interior=interior,
+            mode=mode,
+        )
+    ]
+
+
+def _fold_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mode, operand_shape):
+    (t,), (bdim,) = batched_args, batch_dims
+    operand_shape = list(operand_shape)
+    operand_shape.insert(bdim, t.shape[bdim])
+    params = _insert_unpadded_axis(bdim, pads_begin, pads_end, interior)
+    return fold_p.bind(t, mode=mode, operand_shape=tuple(operand_shape), **params), bdim
+
+
+def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape):
+    if mode == "constant":
+        # Undo the exterior padding, then skip the interior pad values.
+        unpadded = lax.pad(
+            t, np.zeros((), t.dtype), [(-lo, -hi, 0) for lo, hi in zip(pads_begin, pads_end)]
+        )
+        return lax.slice(unpadded, (0,) * t.ndim, unpadded.shape, tuple(r + 1 for r in interior))
+    if math.prod(operand_shape) == 0 or t.size == 0:
+        return jnp.zeros(operand_shape, t.dtype)
+    pieces = {
+        axis: fold_pieces(mode, operand_shape[axis], pads_begin[axis], t.shape[axis])
+        for axis in range(t.ndim)
+        if pads_begin[axis] or pads_end[axis]
+    }
+    while math.prod(len(p) for p in pieces.values()) > _MAX_FOLD_COMBINATIONS:
+        busiest = max(pieces, key=lambda axis: len(pieces[axis]))
+        t = fold_axes(t, {busiest: pieces.pop(busiest)}, operand_shape)
+    return fold_axes(t, pieces, operand_shape)
+
+
+def fold_axes(t, pieces, operand_shape):
+    """Folds the axes in ``pieces`` at once.
+
+    The interior, which only the direct copy reaches, is one slice of ``t``. Around
+    it, each padded axis contributes two thin bands (slabs); each slab's value sums
+    the slices of every piece combination that lands in it and is written with
+    dynamic_update_slice. Every slab is computed from ``t`` alone: an update that read
+    the partly written result would make XLA copy the whole array again.
+    """
+    axes = list(pieces)
+    result_shape = list(t.shape)
+    for axis in axes:
+        result_shape[axis] = operand_shape[axis]
+    combinations = list(itertools.product(*(pieces[axis] for axis in axes)))
+
+    def box_value(box):
+        total = None
+        for combination in combinations:
+            ranges = [
+                (max(lo, p.src_start), min(hi, p.src_stop))
+                for (lo, hi), p in zip((box[a] for a in axes), combination)
+            ]
+            if any(hi <= lo for lo, hi in ranges):
+                continue
+            part = t
+            for axis, piece in zip(axes, combination):
+                part = piece.extract(part, axis)
+            starts, limits, config = [0] * t.ndim, list(part.shape), [(0, 0, 0)] * t.ndim
+            for axis, piece, (lo, hi) in zip(axes, combination, ranges):
+                starts[axis], limits[axis] = lo - piece.src_start, hi - piece.src_start
+                config[axis] = (lo - box[axis][0], box[axis][1] - hi, 0)
+            part = lax.pad(lax.slice(part, starts, limits), np.zeros((), t.dtype), config)
+            total = part if total is None else total + part
+        return total
+
+    full = [(0, size) for size in result_shape]
+    direct = [pieces[axis][0] for axis in axes]
+    if all(piece.direct for piece in direct):
+        part = t
+        for axis, piece in zip(axes, direct):
+            part = piece.extract(part, axis)
+        config = [(0, 0, 0)] * t.ndim
+        for axis, piece in zip(axes, direct):
+            config[axis] = (piece.src_start, result_shape[axis] - piece.src_stop, 0)
+        result = lax.pad(part, np.zeros((), t.dtype), config)
+    else:
+        result = jnp.zeros(result_shape, t.dtype)
+    interiors = {axis: interior_range(pieces[axis], result_shape[axis]) for axis in axes}
+    for k, axis in enumerate(axes):
+        inner_lo, inner_hi = interiors[axis]
+        if inner_hi <= inner_lo:
+            inner_lo = inner_hi = result_shape[axis]
+        for band in ((0, inner_lo), (inner_hi, result_shape[axis])):
+            if band[1] <= band[0]:
+                continue
+            box = list(full)
+            for earlier in axes[:k]:
+                box[earlier] = interiors[earlier]
+            box[axis] = band
+            if any(hi <= lo for lo, hi in box):
+                continue
+            value = box_value(box)
+            if value is not None:
+                result = lax.dynamic_update_slice(result, value, [lo for lo, _ in box])
+    return result
+
+
+# Registration -------------------------------------------------------------------
+
+pad_p = Primitive("jaxpad_pad")
+pad_p.def_impl(partial(xla.apply_primitive, pad_p))
+pad_p.def_abstract_eval(_pad_abstract_eval)
+ad.deflinear2(pad_p, _pad_transpose)
+batching.primitive_batchers[pad_p] = _pad_batch
+mlir.register_lowering(pad_p, mlir.lower_fun(_pad_lowering, multiple_results=False))
+
+fold_p = Primitive("jaxpad_fold")
+fold_p.def_impl(partial(xla.apply_primitive, fold_p))
+fold_p.def_abstract_eval(_fold_abstract_eval)
+ad.deflinear2(fold_p, _fold_transpose)
+batching.primitive_batchers[fold_p] = _fold_batch
+mlir.register_lowering(fold_p, mlir.lower_fun(_fold_lowering, multiple_results=False))
