@@ -14,6 +14,9 @@ from jax import lax
 
 MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 
+# Edge pads up to this wide are summed by unrolled adds rather than a reduction.
+_MAX_UNROLLED_SUM = 8
+
 # Modes whose map repeats with a period; larger pads continue that period.
 _PERIODIC = ("reflect", "symmetric", "wrap")
 
@@ -71,7 +74,14 @@ class Piece:
         if self.kind == "reverse":
             return lax.rev(part, (axis,))
         if self.kind == "sum":
-            return part.sum(axis=axis, keepdims=True)
+            length = self.stop - self.start
+            if length > _MAX_UNROLLED_SUM:
+                return part.sum(axis=axis, keepdims=True)
+            # A few adds fuse into the consumer; a reduction is a kernel of its own.
+            total = lax.slice_in_dim(part, 0, 1, axis=axis)
+            for i in range(1, length):
+                total = total + lax.slice_in_dim(part, i, i + 1, axis=axis)
+            return total
         # Sum whole periods first so that the op count does not grow with the pad.
         length = self.stop - self.start
         reps = -(-(self.phase + length) // self.period)

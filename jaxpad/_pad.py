@@ -364,7 +364,9 @@ def fold_axes(t, pieces, operand_shape):
             for axis, piece, (lo, hi) in zip(axes, combination, ranges):
                 starts[axis], limits[axis] = lo - piece.src_start, hi - piece.src_start
                 config[axis] = (lo - box[axis][0], box[axis][1] - hi, 0)
-            part = lax.pad(lax.slice(part, starts, limits), np.zeros((), t.dtype), config)
+            part = lax.slice(part, starts, limits)
+            if any(config_lo or config_hi for config_lo, config_hi, _ in config):
+                part = lax.pad(part, np.zeros((), t.dtype), config)
             total = part if total is None else total + part
         return total
 
