@@ -33,8 +33,12 @@ def interleaved_medians(
         for name, fn in candidates.items():
             jax.block_until_ready(fn(*args_for[name]))
     times = {name: [] for name in candidates}
-    for _ in range(rounds):
-        for name, fn in candidates.items():
+    names = list(candidates)
+    for round_index in range(rounds):
+        # Rotate the order each round so that no candidate always follows the same one.
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            fn = candidates[name]
             start = time.perf_counter()
             for _ in range(calls):
                 jax.block_until_ready(fn(*args_for[name]))
