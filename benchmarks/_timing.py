@@ -34,10 +34,12 @@ def interleaved_medians(
             jax.block_until_ready(fn(*args_for[name]))
     times = {name: [] for name in candidates}
     names = list(candidates)
-    for round_index in range(rounds):
-        # Rotate the order each round so that no candidate always follows the same one.
-        shift = round_index % len(names)
-        for name in names[shift:] + names[:shift]:
+    order = np.random.default_rng(0)
+    for _ in range(rounds):
+        # A fresh order each round, so that no candidate always follows the same one
+        # (what runs just before, and what it left in the caches, shifts timings).
+        for index in order.permutation(len(names)):
+            name = names[index]
             fn = candidates[name]
             start = time.perf_counter()
             for _ in range(calls):
