@@ -61,7 +61,7 @@ def broadcast(
     if mode != "explicit" and axes_mapping is not None:
         raise ValueError(
             f"{_FN}: axes_mapping is only used by mode='explicit'; got axes_mapping="
-            f"{_checks._describe(axes_mapping)} with mode={mode!r}."
+            f"{_checks.describe(axes_mapping)} with mode={mode!r}."
         )
     if mode == "explicit":
         if axes_mapping is None:

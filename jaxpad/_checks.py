@@ -14,7 +14,7 @@ import jax
 import numpy as np
 
 
-def _describe(value: object) -> str:
+def describe(value: object) -> str:
     if isinstance(value, jax.core.Tracer):
         return f"a traced array of shape {value.shape} and dtype {value.dtype}"
     if isinstance(value, (np.ndarray, jax.Array)):
@@ -37,18 +37,18 @@ def static_int_tuple(
     if isinstance(value, jax.core.Tracer):
         raise TypeError(
             f"{fn_name}: {arg_name} must be static (Python ints or a concrete array); "
-            f"got {_describe(value)}.{traced_hint}"
+            f"got {describe(value)}.{traced_hint}"
         )
     if isinstance(value, (np.ndarray, jax.Array, np.generic)):
         array = np.asarray(value)
         if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
             raise TypeError(
-                f"{fn_name}: {arg_name} must have an integer dtype; got {_describe(value)}."
+                f"{fn_name}: {arg_name} must have an integer dtype; got {describe(value)}."
             )
         if array.ndim != 1:
             raise ValueError(
                 f"{fn_name}: {arg_name} must be 1-D with one entry per axis; "
-                f"got {_describe(value)}."
+                f"got {describe(value)}."
             )
         return tuple(int(v) for v in array)
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
@@ -66,14 +66,14 @@ def static_int(fn_name: str, arg_name: str, value: object, *, traced_hint: str =
     """One static integer: a Python int, a NumPy integer or a concrete 0-d int array."""
     if isinstance(value, jax.core.Tracer):
         raise TypeError(
-            f"{fn_name}: {arg_name} must be static; got {_describe(value)}.{traced_hint}"
+            f"{fn_name}: {arg_name} must be static; got {describe(value)}.{traced_hint}"
         )
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{fn_name}: {arg_name} must be an int, not a bool; got {value!r}.")
     if isinstance(value, (np.ndarray, jax.Array)):
         if value.ndim != 0 or not np.issubdtype(value.dtype, np.integer):
             raise TypeError(
-                f"{fn_name}: {arg_name} must be an integer scalar; got {_describe(value)}."
+                f"{fn_name}: {arg_name} must be an integer scalar; got {describe(value)}."
             )
         return int(value)
     try:

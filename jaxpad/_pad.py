@@ -90,7 +90,7 @@ def pad(
     elif pad_value is not None:
         raise ValueError(
             f"{_FN}: pad_value is only used by mode='constant'; got pad_value="
-            f"{_checks._describe(pad_value)} with mode={mode!r}."
+            f"{_checks.describe(pad_value)} with mode={mode!r}."
         )
     else:
         pad_value = np.zeros((), x.dtype)
@@ -110,7 +110,7 @@ def _scalar_pad_value(fn_name: str, pad_value, dtype) -> jax.Array:
     ):
         raise TypeError(
             f"{fn_name}: a complex pad_value would lose its imaginary part in x's dtype "
-            f"{np.dtype(dtype)}; got {_checks._describe(pad_value)}."
+            f"{np.dtype(dtype)}; got {_checks.describe(pad_value)}."
         )
     return lax.convert_element_type(pad_value, dtype)
 
