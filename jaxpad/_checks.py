@@ -47,8 +47,7 @@ def static_int_tuple(
             )
         if array.ndim != 1:
             raise ValueError(
-                f"{fn_name}: {arg_name} must be 1-D with one entry per axis; "
-                f"got {describe(value)}."
+                f"{fn_name}: {arg_name} must be 1-D with one entry per axis; got {describe(value)}."
             )
         return tuple(int(v) for v in array)
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
