@@ -20,6 +20,7 @@ from jax.interpreters import ad, batching, mlir, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
+from jaxpad._gather import gather_tables
 from jaxpad._index_maps import MODES, fold_pieces, interior_range, source_index
 
 _FN = "jaxpad.pad"
@@ -237,43 +238,25 @@ def _pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode):
     return gather_padded(x, out_shape, pads_begin, mode)
 
 
-def gather_padded(x, out_shape, pads_begin, mode, offsets=None):
+def gather_padded(x, out_shape, pads_begin, mode):
     """One gather that reads every output element from its source.
 
-    ``offsets`` (traced, one per axis) replaces the static ``pads_begin`` for the
-    dynamic op. A single gather with per-axis index tables is as fast as ``lax.pad``
-    on CPU, where ``jnp.pad``'s slice/concatenate chains copy the array per axis.
+    A single gather with per-axis index tables is as fast as ``lax.pad`` on CPU,
+    where ``jnp.pad``'s slice/concatenate chains copy the array once per axis.
     """
     if math.prod(out_shape) == 0:
         return jnp.zeros(out_shape, x.dtype)
-    if offsets is None:
-        axes = [a for a in range(x.ndim) if pads_begin[a] or out_shape[a] != x.shape[a]]
-    else:
-        axes = list(range(x.ndim))
-    if not axes:
-        return x
-    tables = []
-    for position, axis in enumerate(axes):
+    tables = {}
+    for axis in range(x.ndim):
         n, size = x.shape[axis], out_shape[axis]
-        if offsets is None and size <= _MAX_STATIC_TABLE:
-            table = source_index(mode, n, np.arange(size) - pads_begin[axis])
-            table = jnp.asarray(table.astype(np.int32))
+        if not pads_begin[axis] and size == n:
+            continue
+        if size <= _MAX_STATIC_TABLE:
+            tables[axis] = source_index(mode, n, np.arange(size) - pads_begin[axis])
         else:
-            begin = pads_begin[axis] if offsets is None else offsets[axis]
-            table = source_index(mode, n, lax.iota(jnp.int32, size) - begin, xp=jnp)
-            table = table.astype(jnp.int32)
-        batch_shape = [out_shape[a] for a in axes]
-        tables.append(lax.broadcast_in_dim(table, batch_shape, (position,)))
-    indices = jnp.stack(tables, axis=-1)
-    dimension_numbers = lax.GatherDimensionNumbers(
-        offset_dims=tuple(a for a in range(x.ndim) if a not in axes),
-        collapsed_slice_dims=tuple(axes),
-        start_index_map=tuple(axes),
-    )
-    slice_sizes = tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))
-    return lax.gather(
-        x, indices, dimension_numbers, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
-    )
+            offsets = lax.iota(jnp.int32, size) - pads_begin[axis]
+            tables[axis] = source_index(mode, n, offsets, xp=jnp)
+    return gather_tables(x, tables)
 
 
 # The fold: pad_p's transpose ----------------------------------------------------
@@ -327,10 +310,16 @@ def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape):
         for axis in range(t.ndim)
         if pads_begin[axis] or pads_end[axis]
     }
+    return fold_static(t, pieces, operand_shape)
+
+
+def fold_static(t, pieces, operand_shape):
+    """Folds every axis in ``pieces`` (axis -> ``fold_pieces``), a few at a time."""
+    pieces = dict(pieces)
     while math.prod(len(p) for p in pieces.values()) > _MAX_FOLD_COMBINATIONS:
         busiest = max(pieces, key=lambda axis: len(pieces[axis]))
         t = fold_axes(t, {busiest: pieces.pop(busiest)}, operand_shape)
-    return fold_axes(t, pieces, operand_shape)
+    return fold_axes(t, pieces, operand_shape) if pieces else t
 
 
 def fold_axes(t, pieces, operand_shape):

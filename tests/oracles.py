@@ -45,3 +45,20 @@ def random_pads(rng, shape, *, allow_negative=True, largest=None):
         pads_begin.append(lo)
         pads_end.append(hi)
     return pads_begin, pads_end
+
+
+def dense_pad_matrix(shape, pads_begin, pads_end, mode):
+    """The pad as a 0/1 matrix (output elements x input elements), built from numpy.pad.
+
+    Column ``k`` is ``numpy_pad`` of the ``k``-th one-hot input, so the transpose of
+    this matrix is the exact VJP of the pad, with no index arithmetic of ours.
+    """
+    size = int(np.prod(shape, dtype=int))
+    columns = [
+        numpy_pad(np.eye(size, dtype=np.float64)[k].reshape(shape), pads_begin, pads_end, mode)
+        for k in range(size)
+    ]
+    out_shape = numpy_pad(np.zeros(shape), pads_begin, pads_end, mode).shape
+    if not columns:
+        return np.zeros((int(np.prod(out_shape, dtype=int)), 0)), out_shape
+    return np.stack([c.ravel() for c in columns], axis=1), out_shape
