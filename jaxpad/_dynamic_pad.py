@@ -416,17 +416,22 @@ def _dynamic_fold_lowering(t, pads_begin, *, operand_shape, mode, static_pads):
     # Short axes first: their dense fold reads a few neighbours per element, and
     # fused after a gather it would redo the gather for each of them.
     dynamic_axes.sort(key=lambda item: operand_shape[item[1]] * t.shape[item[1]] > _MAX_DENSE_FOLD)
-    for d, axis in dynamic_axes:
+    for position, (d, axis) in enumerate(dynamic_axes):
         n = operand_shape[axis]
         pads = _normalized_pads(pads_begin[..., d], mode, n, t.shape[axis])
         fold = partial(_fold_axis, axis=axis, n=n, mode=mode, num_batch=num_batch)
         if n == t.shape[axis] and n * n <= _MAX_DENSE_FOLD:
             # A traced pad that is 0 for every example (a channel axis, say) leaves
             # the axis as it is: skip its fold at run time. (Only for short axes: on
-            # the others a conditional would keep XLA from fusing the axes' folds.)
+            # the others a conditional costs more than it saves.)
             t = lax.cond(jnp.all(pads == 0), lambda t, pads: t, fold, t, pads)
         else:
             t = fold(t, pads)
+            if position + 1 < len(dynamic_axes):
+                # Fused into the next axis's gathers, this axis's gathers would be
+                # redone for each of that axis's reads; materialising is cheaper
+                # (1.6-1.7x instead of 1.7-1.9x the static VJP on the benchmark).
+                t = lax.optimization_barrier(t)
     return t
 
 

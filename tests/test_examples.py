@@ -19,3 +19,25 @@ def test_quickstart_runs_and_recovers_the_kernel():
     )
     assert "reflect: [4 3 2 1 2 3 4 3 2]" in result.stdout
     assert result.stdout.strip().endswith("ok")
+
+
+def run_example(name):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "examples" / name)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+
+
+def test_random_translate_trains_on_per_image_offsets():
+    stdout = run_example("random_translate.py")
+    assert "held-out accuracy: 1.00" in stdout or "held-out accuracy: 0.9" in stdout
+    assert stdout.strip().endswith("ok")
+
+
+def test_left_pad_sequences_right_aligns_every_row():
+    stdout = run_example("left_pad_sequences.py")
+    assert "last tokens: [31, 8, 97, 73, 81]" in stdout
+    assert stdout.strip().endswith("ok")
