@@ -41,3 +41,9 @@ def test_left_pad_sequences_right_aligns_every_row():
     stdout = run_example("left_pad_sequences.py")
     assert "last tokens: [31, 8, 97, 73, 81]" in stdout
     assert stdout.strip().endswith("ok")
+
+
+def test_port_tensorflow_padding_matches_only_with_the_tf_preset():
+    stdout = run_example("port_tensorflow_padding.py")
+    assert "TF SAME conv pads per spatial axis: ((0, 1), (0, 1))" in stdout
+    assert stdout.strip().endswith("ok")

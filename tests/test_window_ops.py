@@ -1,0 +1,254 @@
+"""Tests for jaxpad/_window_ops.py (jaxpad.nn): pools and convolutions under policies."""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+from jax.test_util import check_grads
+
+import jaxpad
+from jaxpad import nn, policies
+
+RNG = np.random.default_rng(0)
+
+
+def normal(*shape):
+    return jnp.asarray(RNG.normal(size=shape).astype(np.float32))
+
+
+# Average-pool divisors: padding-policies.md's example (n=9, k=7, s=3, p=3, ceil_mode).
+
+
+@pytest.mark.parametrize(
+    "count_include_pad,divisors", [(True, [7, 7, 7, 6]), (False, [4, 7, 6, 3])]
+)
+def test_avg_pool_divisors_match_the_table(count_include_pad, divisors):
+    x = jnp.ones(9)
+    policy = policies.torch(3, ceil_mode=True, count_include_pad=count_include_pad)
+    sums = nn.avg_pool(x, 7, 3, jaxpad.PaddingPolicy(**{**vars(policy), "divisor": "window"}))
+    averaged = nn.avg_pool(x, 7, 3, policy)
+    # sums are the number of real elements per window; the divisor turns them into means.
+    np.testing.assert_allclose(np.asarray(sums) * 7 / np.asarray(averaged), divisors)
+
+
+def test_avg_pool_window_divisor_and_same_matches_lax():
+    x = normal(2, 11, 10, 3)
+    policy = policies.jax("SAME")
+    window, strides = (1, 3, 2, 1), (1, 2, 2, 1)
+    expected = lax.reduce_window(x, 0.0, lax.add, window, strides, "SAME") / 6
+    np.testing.assert_allclose(nn.avg_pool(x, window, strides, policy), expected, rtol=1e-6)
+
+
+def test_tensorflow_avg_pool_divides_by_valid_positions():
+    x = normal(1, 7, 7, 1)
+    window, strides = (1, 3, 3, 1), (1, 2, 2, 1)
+    sums = lax.reduce_window(x, 0.0, lax.add, window, strides, "SAME")
+    counts = lax.reduce_window(jnp.ones_like(x), 0.0, lax.add, window, strides, "SAME")
+    out = nn.avg_pool(x, window, strides, policies.tensorflow("SAME"))
+    np.testing.assert_allclose(out, sums / counts, rtol=1e-6)
+
+
+def test_max_pool_same_matches_lax_and_ignores_padding():
+    x = -jnp.abs(normal(2, 9, 8, 3)) - 1.0  # all negative: a zero pad would win
+    window, strides = (1, 3, 3, 1), (1, 2, 2, 1)
+    expected = lax.reduce_window(x, -jnp.inf, lax.max, window, strides, "SAME")
+    np.testing.assert_array_equal(
+        nn.max_pool(x, window, strides, policies.tensorflow("SAME")), expected
+    )
+
+
+def test_max_pool_integers_and_torch_ceil_mode_size():
+    x = jnp.arange(112 * 112, dtype=jnp.int32).reshape(1, 112, 112, 1)
+    out = nn.max_pool(x, (1, 3, 3, 1), (1, 2, 2, 1), policies.torch(1, ceil_mode=True))
+    assert out.shape == (1, 57, 57, 1) and out.dtype == jnp.int32
+    out = nn.max_pool(x, (1, 3, 3, 1), (1, 2, 2, 1), policies.torch(1))
+    assert out.shape == (1, 56, 56, 1)
+
+
+# Convolutions ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("padding", ["SAME", "SAME_LOWER", "VALID"])
+@pytest.mark.parametrize("stride", [1, 2, 3])
+def test_conv_matches_lax(padding, stride):
+    x, kernel = normal(2, 3, 11, 10), normal(4, 3, 4, 3)
+    out = nn.conv(x, kernel, stride, policies.jax(padding), dilation=(1, 2))
+    expected = lax.conv_general_dilated(x, kernel, (stride, stride), padding, rhs_dilation=(1, 2))
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_tensorflow_same_conv_is_lax_same_and_symmetric_padding_is_not():
+    x, kernel = normal(1, 8, 8, 2), normal(3, 3, 2, 4)
+    numbers = ("NHWC", "HWIO", "NHWC")
+    expected = lax.conv_general_dilated(x, kernel, (2, 2), "SAME", dimension_numbers=numbers)
+    ours = nn.conv(x, kernel, 2, policies.tensorflow("SAME"), dimension_numbers=numbers)
+    torch_style = nn.conv(x, kernel, 2, policies.torch(1), dimension_numbers=numbers)
+    np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-5)
+    assert torch_style.shape == expected.shape
+    assert not np.allclose(torch_style, expected, atol=1e-3)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "reflect", "edge", "symmetric"])
+def test_conv_with_a_pad_mode_is_pad_then_valid_conv(mode):
+    x, kernel = normal(2, 3, 9, 7), normal(5, 3, 3, 3)
+    out = nn.conv(x, kernel, 1, policies.torch(1), pad_mode=mode)
+    padded = jnp.pad(x, [(0, 0), (0, 0), (1, 1), (1, 1)], mode=mode)
+    np.testing.assert_allclose(
+        out, lax.conv_general_dilated(padded, kernel, (1, 1), "VALID"), rtol=1e-4, atol=1e-4
+    )
+
+
+def test_flax_circular_conv_is_one_call():
+    x, kernel = normal(1, 2, 8), normal(2, 2, 4)
+    out = nn.conv(x, kernel, 1, policies.flax("CIRCULAR"))
+    padded = jnp.pad(x, [(0, 0), (0, 0), (1, 2)], mode="wrap")
+    np.testing.assert_allclose(
+        out, lax.conv_general_dilated(padded, kernel, (1,), "VALID"), rtol=1e-5, atol=1e-5
+    )
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+@pytest.mark.parametrize("stride", [1, 2, 3])
+@pytest.mark.parametrize("transpose_kernel", [False, True])
+def test_conv_transpose_matches_lax(padding, stride, transpose_kernel):
+    x = normal(2, 4, 5, 6)
+    kernel = normal(4, 3, 3, 4) if transpose_kernel else normal(3, 4, 3, 4)
+    out = nn.conv_transpose(
+        x, kernel, stride, policies.jax(padding), transpose_kernel=transpose_kernel
+    )
+    expected = lax.conv_transpose(
+        x,
+        kernel,
+        (stride, stride),
+        padding,
+        dimension_numbers=("NCHW", "OIHW", "NCHW"),
+        transpose_kernel=transpose_kernel,
+    )
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "policy,kwargs",
+    [
+        (policies.tensorflow("SAME"), {}),
+        (policies.jax("SAME_LOWER"), {}),
+        (policies.tensorflow("VALID"), {}),
+        (policies.torch(1), {"output_padding": 1}),
+        (policies.torch(2), {}),
+        (policies.mps("same"), {}),
+        (policies.mps("valid", "bottom_right"), {}),
+    ],
+    ids=lambda v: getattr(v, "name", str(v)),
+)
+def test_conv_transpose_is_the_vjp_of_conv(policy, kwargs):
+    kernel = normal(4, 3, 3, 5)
+    y = normal(2, 4, 4, 3)
+    out = nn.conv_transpose(y, kernel, 2, policy, transpose_kernel=True, **kwargs)
+    length = policy.reverse_output_shape((4, 3), (3, 5), (2, 2), **kwargs)
+    assert out.shape[2:] == length
+    x = jnp.zeros((2, 3, *length))
+    expected = jax.vjp(lambda x: nn.conv(x, kernel, 2, policy), x)[1](y)[0]
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+# Gradients ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda x: nn.avg_pool(x, (1, 3, 3), (1, 2, 2), policies.torch(1, ceil_mode=True)),
+        lambda x: nn.max_pool(x, (1, 3, 3), (1, 2, 2), policies.tensorflow("SAME")),
+        lambda x: nn.conv(x[None], jnp.ones((2, 3, 3, 3)), 2, policies.flax("REFLECT")),
+        lambda x: nn.conv_transpose(x[None], jnp.ones((2, 3, 3, 3)), 2, policies.jax("SAME")),
+    ],
+    ids=["avg_pool", "max_pool", "conv_reflect", "conv_transpose"],
+)
+def test_check_grads_through_window_ops(op):
+    x = jnp.asarray(np.random.default_rng(3).permutation(75).reshape(3, 5, 5) / 10, jnp.float32)
+    check_grads(op, (x,), order=2, modes=("fwd", "rev"), eps=1e-2, atol=5e-2, rtol=5e-2)
+
+
+def test_conv_gradient_matches_jnp_pad_reference():
+    x, kernel = normal(1, 2, 7, 6), normal(3, 2, 3, 3)
+
+    def ours(x):
+        return (nn.conv(x, kernel, 1, policies.torch(1), pad_mode="reflect") ** 2).sum()
+
+    def reference(x):
+        padded = jnp.pad(x, [(0, 0), (0, 0), (1, 1), (1, 1)], mode="reflect")
+        return (lax.conv_general_dilated(padded, kernel, (1, 1), "VALID") ** 2).sum()
+
+    np.testing.assert_allclose(jax.grad(ours)(x), jax.grad(reference)(x), rtol=1e-4, atol=1e-4)
+
+
+# Bad input ---------------------------------------------------------------------------
+
+
+def error(kind, text):
+    return pytest.raises(kind, match=re.escape(text))
+
+
+def test_error_pool_window_wrong_length():
+    with error(
+        ValueError, "jaxpad.nn.max_pool: window needs one entry per axis (3); got 2: (2, 2)."
+    ):
+        nn.max_pool(jnp.ones((1, 4, 4)), (2, 2))
+
+
+def test_error_pool_stride_below_one():
+    with error(ValueError, "jaxpad.nn.avg_pool: strides entries must be >= 1; got (1, 0)."):
+        nn.avg_pool(jnp.ones((4, 4)), (2, 2), (1, 0))
+
+
+def test_error_torch_pool_pads_over_half_the_window():
+    with error(
+        ValueError, "jaxpad.policies.torch(2): pooling pads must be at most half the window"
+    ):
+        nn.max_pool(jnp.ones((6, 6)), (3, 3), (1, 1), policies.torch(2))
+
+
+def test_error_avg_pool_integer_input():
+    with error(
+        TypeError,
+        "jaxpad.nn.avg_pool: x must have a floating or complex dtype; got an array of shape (4,) "
+        "and dtype int32.",
+    ):
+        nn.avg_pool(jnp.arange(4), 2)
+
+
+def test_error_max_pool_complex_input():
+    with error(TypeError, "jaxpad.nn.max_pool: x must have a real dtype"):
+        nn.max_pool(jnp.ones(4, jnp.complex64), 2)
+
+
+def test_error_policy_not_a_policy():
+    with error(
+        TypeError,
+        "jaxpad.nn.conv: policy must be a jaxpad.PaddingPolicy (see jaxpad.policies); got 'SAME'.",
+    ):
+        nn.conv(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 1, "SAME")
+
+
+def test_error_conv_rank_mismatch():
+    with error(
+        ValueError,
+        "jaxpad.nn.conv: x and kernel need the same rank (>= 2); got x.shape=(1, 1, 4), "
+        "kernel.shape=(1, 3).",
+    ):
+        nn.conv(jnp.ones((1, 1, 4)), jnp.ones((1, 3)))
+
+
+def test_error_conv_dilation_below_one():
+    with error(ValueError, "jaxpad.nn.conv: dilation entries must be >= 1; got (0,)."):
+        nn.conv(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 1, dilation=0)
+
+
+def test_error_conv_output_below_one():
+    with error(ValueError, "the output would be empty on axis 0"):
+        nn.conv(jnp.ones((1, 1, 2)), jnp.ones((1, 1, 3)), 1, policies.tensorflow("VALID"))
