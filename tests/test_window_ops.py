@@ -252,3 +252,15 @@ def test_error_conv_dilation_below_one():
 def test_error_conv_output_below_one():
     with error(ValueError, "the output would be empty on axis 0"):
         nn.conv(jnp.ones((1, 1, 2)), jnp.ones((1, 1, 3)), 1, policies.tensorflow("VALID"))
+
+
+def test_error_pool_strides_wrong_length():
+    with error(
+        ValueError, "jaxpad.nn.avg_pool: strides needs one entry per axis (2); got 3: (1, 1, 1)."
+    ):
+        nn.avg_pool(jnp.ones((4, 4)), (2, 2), (1, 1, 1))
+
+
+def test_error_conv_strides_wrong_length():
+    with error(ValueError, "jaxpad.nn.conv: strides needs one entry per axis (1); got 2: (1, 2)."):
+        nn.conv(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), (1, 2))
