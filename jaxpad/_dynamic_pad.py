@@ -28,7 +28,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._gather import broadcast_table, gather_tables
 from jaxpad._index_maps import MODES, effective_mode, fold_pieces, period, source_index
-from jaxpad._pad import _scalar_pad_value, fold_static
+from jaxpad._pad import fold_static, pad_value_operand
 
 _FN = "jaxpad.dynamic_pad"
 
@@ -90,15 +90,7 @@ def dynamic_pad(
     if any(size < 0 for size in shape):
         raise ValueError(f"{_FN}: shape must be non-negative; got {shape}.")
     pads_begin, static_pads = _pads_operand(pads_begin, ndim)
-    if mode == "constant":
-        pad_value = _scalar_pad_value(_FN, pad_value, x.dtype)
-    elif pad_value is not None:
-        raise ValueError(
-            f"{_FN}: pad_value is only used by mode='constant'; got pad_value="
-            f"{_checks.describe(pad_value)} with mode={mode!r}."
-        )
-    else:
-        pad_value = np.zeros((), x.dtype)
+    pad_value = pad_value_operand(_FN, pad_value, mode, x.dtype)
     return dynamic_pad_p.bind(
         x, pad_value, pads_begin, shape=shape, mode=mode, static_pads=static_pads
     )

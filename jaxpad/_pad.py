@@ -86,18 +86,22 @@ def pad(
         interior = (0,) * ndim
     else:
         interior = _checks.static_int_tuple(_FN, "interior", interior)
-    if mode == "constant":
-        pad_value = _scalar_pad_value(_FN, pad_value, x.dtype)
-    elif pad_value is not None:
-        raise ValueError(
-            f"{_FN}: pad_value is only used by mode='constant'; got pad_value="
-            f"{_checks.describe(pad_value)} with mode={mode!r}."
-        )
-    else:
-        pad_value = np.zeros((), x.dtype)
+    pad_value = pad_value_operand(_FN, pad_value, mode, x.dtype)
     return pad_p.bind(
         x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
     )
+
+
+def pad_value_operand(fn_name: str, pad_value, mode: str, dtype):
+    """The pad value as a scalar of ``dtype``; a zero for modes that never read it."""
+    if mode == "constant":
+        return _scalar_pad_value(fn_name, pad_value, dtype)
+    if pad_value is not None:
+        raise ValueError(
+            f"{fn_name}: pad_value is only used by mode='constant'; got pad_value="
+            f"{_checks.describe(pad_value)} with mode={mode!r}."
+        )
+    return np.zeros((), dtype)
 
 
 def _scalar_pad_value(fn_name: str, pad_value, dtype) -> jax.Array:
