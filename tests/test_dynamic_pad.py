@@ -11,10 +11,8 @@ import pytest
 from jax.test_util import check_grads
 
 import jaxpad
+from tests.cases import DTYPES, MODES
 from tests.oracles import dense_pad_matrix, numpy_pad
-
-MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
-NON_CONSTANT = MODES[1:]
 
 # (x.shape, output shape): short axes (folded densely), outputs within two periods
 # (folded by direct reads) and outputs many periods long (folded by phase).
@@ -350,21 +348,6 @@ def test_export_with_pads_as_a_runtime_input():
             jax.grad(lambda x: (f(x, pads) ** 2).sum())(x),
         )
     assert "custom_call" not in exported.mlir_module()
-
-
-DTYPES = [
-    jnp.bool_,
-    jnp.int8,
-    jnp.int16,
-    jnp.int32,
-    jnp.uint8,
-    jnp.uint16,
-    jnp.uint32,
-    jnp.float16,
-    jnp.bfloat16,
-    jnp.float32,
-    jnp.complex64,
-]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

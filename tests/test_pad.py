@@ -13,10 +13,9 @@ from jax import lax
 from jax.test_util import check_grads
 
 import jaxpad
+from tests.cases import DTYPES, MODES, NON_CONSTANT
 from tests.oracles import numpy_pad, random_pads
 
-MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
-NON_CONSTANT = MODES[1:]
 SPEC_INPUT = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
 
 
@@ -412,20 +411,6 @@ def test_export_round_trip_and_gradient(mode):
 
 
 # Dtypes ----------------------------------------------------------------------------
-
-DTYPES = [
-    jnp.bool_,
-    jnp.int8,
-    jnp.int16,
-    jnp.int32,
-    jnp.uint8,
-    jnp.uint16,
-    jnp.uint32,
-    jnp.float16,
-    jnp.bfloat16,
-    jnp.float32,
-    jnp.complex64,
-]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
