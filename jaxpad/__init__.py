@@ -1,6 +1,6 @@
 """jaxpad: differentiable padding and broadcasting primitives for JAX."""
 
-from jaxpad import nn, policies
+from jaxpad import nn, numpy, policies
 from jaxpad._broadcast import broadcast, broadcast_p
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad, dynamic_pad_p
 from jaxpad._pad import fold_p, pad, pad_p
@@ -15,6 +15,7 @@ __all__ = [
     "dynamic_pad_p",
     "fold_p",
     "nn",
+    "numpy",
     "pad",
     "pad_p",
     "policies",

@@ -47,3 +47,10 @@ def test_port_tensorflow_padding_matches_only_with_the_tf_preset():
     stdout = run_example("port_tensorflow_padding.py")
     assert "TF SAME conv pads per spatial axis: ((0, 1), (0, 1))" in stdout
     assert stdout.strip().endswith("ok")
+
+
+def test_periodic_heat_equation_recovers_the_diffusivity():
+    stdout = run_example("periodic_heat_equation.py")
+    assert "wrap boundary" in stdout and "symmetric boundary" in stdout
+    assert stdout.count("recovered 0.800") == 2
+    assert stdout.strip().endswith("ok")
