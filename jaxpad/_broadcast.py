@@ -17,6 +17,7 @@ from jax.interpreters import ad, batching, mlir, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
+from jaxpad._typing import IntSequence
 
 _FN = "jaxpad.broadcast"
 BROADCAST_MODES = ("numpy", "explicit", "bidirectional")
@@ -24,9 +25,9 @@ BROADCAST_MODES = ("numpy", "explicit", "bidirectional")
 
 def broadcast(
     x: ArrayLike,
-    target_shape,
+    target_shape: IntSequence,
     mode: str = "numpy",
-    axes_mapping=None,
+    axes_mapping: IntSequence | None = None,
 ) -> jax.Array:
     """Replicates ``x`` to fit ``target_shape``.
 

@@ -29,6 +29,7 @@ from jaxpad import _checks
 from jaxpad._gather import broadcast_table, gather_tables
 from jaxpad._index_maps import MODES, effective_mode, fold_pieces, period, source_index
 from jaxpad._pad import fold_static, pad_value_operand
+from jaxpad._typing import DynamicPads
 
 _FN = "jaxpad.dynamic_pad"
 
@@ -43,8 +44,8 @@ _MAX_DENSE_FOLD = 64
 
 def dynamic_pad(
     x: ArrayLike,
-    pads_begin,
-    shape,
+    pads_begin: DynamicPads,
+    shape: Sequence[int],
     mode: str = "constant",
     pad_value: ArrayLike | None = None,
 ) -> jax.Array:

@@ -9,6 +9,7 @@ empty and a callable are built from lax ops, as jnp.pad builds them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -19,6 +20,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._pad import pad as jaxpad_pad
 from jaxpad._pad import pad_value_operand
+from jaxpad._typing import PadWidth
 
 _FN = "jaxpad.numpy.pad"
 
@@ -46,9 +48,9 @@ _TRACED_WIDTH_HINT = (
 
 def pad(
     array: ArrayLike,
-    pad_width,
+    pad_width: PadWidth,
     mode: str | Callable = "constant",
-    **kwargs,
+    **kwargs: Any,
 ) -> jax.Array:
     """Drop-in for ``jax.numpy.pad``: the same arguments, the same results.
 

@@ -22,6 +22,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._gather import gather_tables
 from jaxpad._index_maps import MODES, fold_pieces, interior_range, source_index
+from jaxpad._typing import IntSequence
 
 _FN = "jaxpad.pad"
 _TRACED_PADS_HINT = (
@@ -41,12 +42,12 @@ _MAX_FOLD_COMBINATIONS = 32
 
 def pad(
     x: ArrayLike,
-    pads_begin,
-    pads_end,
+    pads_begin: IntSequence,
+    pads_end: IntSequence,
     mode: str = "constant",
     pad_value: ArrayLike | None = None,
     *,
-    interior=None,
+    interior: IntSequence | None = None,
 ) -> jax.Array:
     """Pads ``x`` by ``pads_begin`` / ``pads_end`` elements per axis.
 

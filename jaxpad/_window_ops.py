@@ -18,6 +18,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._pad import pad
 from jaxpad._policy import PaddingPolicy, _per_axis
+from jaxpad._typing import IntOrSequence
 
 _DEFAULT_POLICY = PaddingPolicy("valid")
 
@@ -64,7 +65,12 @@ def _window_reduce(x, init, op, window, strides, out_shape):
     return lax.slice(out, (0,) * x.ndim, out_shape)
 
 
-def max_pool(x: ArrayLike, window, strides=None, policy: PaddingPolicy | None = None) -> jax.Array:
+def max_pool(
+    x: ArrayLike,
+    window: IntOrSequence,
+    strides: IntOrSequence | None = None,
+    policy: PaddingPolicy | None = None,
+) -> jax.Array:
     """Max pool over every axis of ``x`` with ``policy``'s pads and output size.
 
     Args:
@@ -97,7 +103,12 @@ def max_pool(x: ArrayLike, window, strides=None, policy: PaddingPolicy | None = 
     return _window_reduce(padded, lowest, lax.max, window, strides, out_shape)
 
 
-def avg_pool(x: ArrayLike, window, strides=None, policy: PaddingPolicy | None = None) -> jax.Array:
+def avg_pool(
+    x: ArrayLike,
+    window: IntOrSequence,
+    strides: IntOrSequence | None = None,
+    policy: PaddingPolicy | None = None,
+) -> jax.Array:
     """Average pool over every axis of ``x``, divided as ``policy.divisor`` says.
 
     Args:
@@ -168,11 +179,11 @@ def _conv_layout(fn_name, x, kernel, strides, dilation, dimension_numbers):
 def conv(
     x: ArrayLike,
     kernel: ArrayLike,
-    strides=None,
+    strides: IntOrSequence | None = None,
     policy: PaddingPolicy | None = None,
     pad_mode: str | None = None,
-    dilation=None,
-    dimension_numbers=None,
+    dilation: IntOrSequence | None = None,
+    dimension_numbers: lax.ConvGeneralDilatedDimensionNumbers | None = None,
     feature_group_count: int = 1,
 ) -> jax.Array:
     """Convolution (``lax.conv_general_dilated``) padded by ``policy`` in any pad mode.
@@ -235,11 +246,11 @@ def conv(
 def conv_transpose(
     x: ArrayLike,
     kernel: ArrayLike,
-    strides=None,
+    strides: IntOrSequence | None = None,
     policy: PaddingPolicy | None = None,
-    output_padding=None,
-    dilation=None,
-    dimension_numbers=None,
+    output_padding: IntOrSequence | None = None,
+    dilation: IntOrSequence | None = None,
+    dimension_numbers: lax.ConvGeneralDilatedDimensionNumbers | None = None,
     transpose_kernel: bool = False,
 ) -> jax.Array:
     """Transposed convolution: the VJP of ``conv`` with the same policy, as an op.
