@@ -20,6 +20,14 @@ from jaxpad._policy import PaddingPolicy
 __all__ = ["caffe", "flax", "jax", "keras", "mps", "onnx", "tensorflow", "torch"]
 
 
+def _non_negative(fn, arg_name, values):
+    """Framework pads are widths: PyTorch, Caffe and ONNX reject negative ones."""
+    flat = (values,) if isinstance(values, int) else values
+    if any(v < 0 for v in flat):
+        raise ValueError(f"{fn}: {arg_name} must be non-negative; got {values}.")
+    return values
+
+
 def _label(fn, *args):
     return f"jaxpad.policies.{fn}({', '.join(repr(a) for a in args)})"
 
@@ -73,7 +81,7 @@ def onnx(
         return PaddingPolicy(size, remainder, divisor=divisor, name=label)
     explicit = 0
     if pads is not None:
-        flat = _checks.static_int_tuple(fn, "pads", pads)
+        flat = _non_negative(fn, "pads", _checks.static_int_tuple(fn, "pads", pads))
         if len(flat) % 2:
             raise ValueError(f"{fn}: pads needs a begin and an end per axis; got {flat}.")
         half = len(flat) // 2
@@ -106,9 +114,10 @@ def torch(padding=0, ceil_mode: bool = False, count_include_pad: bool = True) ->
             return PaddingPolicy("valid", divisor=divisor, name=label)
         return PaddingPolicy("same_stride1", divisor=divisor, stride1_only=True, name=label)
     if isinstance(padding, int):
-        explicit = _checks.static_int(fn, "padding", padding)
+        explicit = _non_negative(fn, "padding", _checks.static_int(fn, "padding", padding))
     else:
-        explicit = tuple((p, p) for p in _checks.static_int_tuple(fn, "padding", padding))
+        widths = _non_negative(fn, "padding", _checks.static_int_tuple(fn, "padding", padding))
+        explicit = tuple((p, p) for p in widths)
     return PaddingPolicy(
         "explicit",
         explicit=explicit,
@@ -129,9 +138,11 @@ def caffe(pad=0, round_mode: str = "ceil") -> PaddingPolicy:
     fn = "jaxpad.policies.caffe"
     _checks.check_choice(fn, "round_mode", round_mode, ("ceil", "floor"))
     if isinstance(pad, int):
-        explicit = _checks.static_int(fn, "pad", pad)
+        explicit = _non_negative(fn, "pad", _checks.static_int(fn, "pad", pad))
     else:
-        explicit = tuple((p, p) for p in _checks.static_int_tuple(fn, "pad", pad))
+        explicit = tuple(
+            (p, p) for p in _non_negative(fn, "pad", _checks.static_int_tuple(fn, "pad", pad))
+        )
     return PaddingPolicy(
         "explicit",
         explicit=explicit,

@@ -22,6 +22,11 @@ def numpy_pad(x, pads_begin, pads_end, mode, pad_value=0):
     x = np.asarray(x)
     if x.ndim == 0:
         return x.copy()
+    out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
+    if 0 in out_shape:
+        # An empty result has no values to get wrong; numpy would refuse to extend an
+        # empty axis in a non-constant mode before the crop empties it again.
+        return np.zeros(out_shape, x.dtype)
     widths = [(max(lo, 0), max(hi, 0)) for lo, hi in zip(pads_begin, pads_end)]
     kwargs = {"constant_values": pad_value} if mode == "constant" else {}
     padded = np.pad(x, widths, mode=NUMPY_MODE[mode], **kwargs)

@@ -1,0 +1,509 @@
+"""The catalogue of bad (and borderline) inputs: every row is run by
+``tests/test_bad_inputs.py``, and ``docs/bad-inputs.md`` is rendered from this table, so
+the page cannot drift from the code.
+
+Regenerate the page after editing the table: ``python -m tests.bad_inputs``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import jaxpad
+import jaxpad.numpy as jpnp
+from jaxpad import nn, policies
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "bad-inputs.md"
+NAMESPACE = {
+    "jax": jax,
+    "jnp": jnp,
+    "np": np,
+    "jaxpad": jaxpad,
+    "jpnp": jpnp,
+    "nn": nn,
+    "policies": policies,
+}
+
+
+class Row(NamedTuple):
+    function: str
+    case: str
+    code: str
+    # "TypeError" or "ValueError" for a rejected input, "accepted" for one that works.
+    outcome: str
+    # The error message, or for an accepted input the result as a nested list.
+    result: str
+
+
+ROWS = [
+    Row(
+        "jaxpad.pad",
+        "unknown mode",
+        'jaxpad.pad(jnp.ones(3), [1], [1], "mirror")',
+        "ValueError",
+        "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', 'wrap'; got "
+        "'mirror'.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "pads_begin with the wrong length",
+        "jaxpad.pad(jnp.ones((2, 2, 2)), [1, 1], [1, 1, 1])",
+        "ValueError",
+        "jaxpad.pad: pads_begin needs one entry per axis of x (x.ndim=3); got 2: (1, 1).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a float pad",
+        "jaxpad.pad(jnp.ones(3), [1.0], [1])",
+        "TypeError",
+        "jaxpad.pad: pads_begin[0] must be an int; got 1.0.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a Python bool pad",
+        "jaxpad.pad(jnp.ones(3), [True], [1])",
+        "TypeError",
+        "jaxpad.pad: pads_begin[0] must be an int, not a bool; got True.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a float array of pads",
+        "jaxpad.pad(jnp.ones(3), np.array([1.0]), [1])",
+        "TypeError",
+        "jaxpad.pad: pads_begin must have an integer dtype; got an array of shape (1,) and dtype "
+        "float64.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a 2-D array of pads",
+        "jaxpad.pad(jnp.ones(3), np.array([[1]]), [1])",
+        "ValueError",
+        "jaxpad.pad: pads_begin must be 1-D with one entry per axis; got an array of shape (1, 1) "
+        "and dtype int64.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a string for pads",
+        'jaxpad.pad(jnp.ones(3), "1", [1])',
+        "TypeError",
+        "jaxpad.pad: pads_begin must be a sequence of ints with one entry per axis; got '1'.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "traced pads",
+        "jax.jit(lambda p: jaxpad.pad(jnp.ones(3), p, [1]))(jnp.array([1]))",
+        "TypeError",
+        "jaxpad.pad: pads_begin must be static (Python ints or a concrete array); got a traced "
+        "array of shape (1,) and dtype int32. Pads known only at run time (traced, or different "
+        "per example under vmap) need jaxpad.dynamic_pad(x, pads_begin, shape, mode).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "negative output size",
+        "jaxpad.pad(jnp.ones(3), [-2], [-2])",
+        "ValueError",
+        "jaxpad.pad: the output would have negative size -1 on axis 0: pads_begin[0]=-2, "
+        "x.shape[0]=3, pads_end[0]=-2.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "pad_value with a non-constant mode",
+        'jaxpad.pad(jnp.ones(3), [1], [1], "edge", 0.0)',
+        "ValueError",
+        "jaxpad.pad: pad_value is only used by mode='constant'; got pad_value=0.0 with "
+        "mode='edge'.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "non-scalar pad_value",
+        "jaxpad.pad(jnp.ones(3), [1], [1], pad_value=jnp.ones(2))",
+        "ValueError",
+        "jaxpad.pad: pad_value must be a scalar; got shape (2,).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "complex pad_value for real x",
+        "jaxpad.pad(jnp.ones(3), [1], [1], pad_value=1j)",
+        "TypeError",
+        "jaxpad.pad: a complex pad_value would lose its imaginary part in x's dtype float32; got "
+        "an array of shape () and dtype complex64.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "interior with a non-constant mode",
+        'jaxpad.pad(jnp.ones(3), [1], [1], "reflect", interior=[1])',
+        "ValueError",
+        "jaxpad.pad: interior padding needs mode='constant'; got interior=(1,) with "
+        "mode='reflect'.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "negative interior",
+        "jaxpad.pad(jnp.ones(3), [1], [1], interior=[-1])",
+        "ValueError",
+        "jaxpad.pad: interior must be non-negative; got (-1,).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "non-constant mode on an empty axis",
+        'jaxpad.pad(jnp.ones((0, 2)), [1, 0], [0, 0], "wrap")',
+        "ValueError",
+        "jaxpad.pad: mode='wrap' cannot fill axis 0 of x.shape=(0, 2): it is empty and the output "
+        "is not (size 1); only mode='constant' can pad an empty axis.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "unknown mode",
+        'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "mirror")',
+        "ValueError",
+        "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
+        "'wrap'; got 'mirror'.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "float pads",
+        "jaxpad.dynamic_pad(jnp.ones(3), jnp.array([1.0]), (5,))",
+        "TypeError",
+        "jaxpad.dynamic_pad: pads_begin must have an integer dtype; got an array of shape (1,) "
+        "and dtype float32.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "pads with the wrong length",
+        "jaxpad.dynamic_pad(jnp.ones((3, 3)), jnp.array([1]), (5, 5))",
+        "ValueError",
+        "jaxpad.dynamic_pad: pads_begin needs one entry per axis of x (x.ndim=2); got 1.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "shape with the wrong length",
+        "jaxpad.dynamic_pad(jnp.ones(3), [1], (5, 5))",
+        "ValueError",
+        "jaxpad.dynamic_pad: shape needs one entry per axis of x (x.ndim=1); got 2: (5, 5).",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "negative shape",
+        "jaxpad.dynamic_pad(jnp.ones(3), [1], (-1,))",
+        "ValueError",
+        "jaxpad.dynamic_pad: shape must be non-negative; got (-1,).",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "traced shape",
+        "jax.jit(lambda n: jaxpad.dynamic_pad(jnp.ones(3), [1], (n,)))(5)",
+        "TypeError",
+        "jaxpad.dynamic_pad: shape[0] must be static; got a traced array of shape () and dtype "
+        "int32.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "pad_value with a non-constant mode",
+        'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "wrap", 1.0)',
+        "ValueError",
+        "jaxpad.dynamic_pad: pad_value is only used by mode='constant'; got pad_value=1.0 with "
+        "mode='wrap'.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "non-constant mode on an empty axis",
+        'jaxpad.dynamic_pad(jnp.ones((0,)), [0], (2,), "edge")',
+        "ValueError",
+        "jaxpad.dynamic_pad: mode='edge' cannot fill axis 0 of x.shape=(0,): it is empty and the "
+        "output is not (size 2); only mode='constant' can pad an empty axis.",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "unknown mode",
+        'jaxpad.broadcast(jnp.ones(3), [2, 3], "pdpd")',
+        "ValueError",
+        "jaxpad.broadcast: mode must be one of 'numpy', 'explicit', 'bidirectional'; got 'pdpd'.",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "incompatible shapes",
+        "jaxpad.broadcast(jnp.ones(3), [2, 4])",
+        "ValueError",
+        "jaxpad.broadcast: axis 0 of x.shape=(3,) has size 3, which is neither 1 nor "
+        "target_shape[1]=4 (target_shape=(2, 4)).",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "target of lower rank",
+        "jaxpad.broadcast(jnp.ones((2, 3)), [3])",
+        "ValueError",
+        "jaxpad.broadcast: mode='numpy' cannot broadcast x.shape=(2, 3) to the lower-rank "
+        "target_shape=(3,); use mode='bidirectional' for that.",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "negative target size",
+        "jaxpad.broadcast(jnp.ones(3), [-1, 3])",
+        "ValueError",
+        "jaxpad.broadcast: target_shape must be non-negative; got (-1, 3).",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "axes_mapping outside explicit mode",
+        "jaxpad.broadcast(jnp.ones(3), [2, 3], axes_mapping=[1])",
+        "ValueError",
+        "jaxpad.broadcast: axes_mapping is only used by mode='explicit'; got axes_mapping=[1] "
+        "with mode='numpy'.",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "explicit mode without axes_mapping",
+        'jaxpad.broadcast(jnp.ones(3), [2, 3], "explicit")',
+        "ValueError",
+        "jaxpad.broadcast: mode='explicit' needs axes_mapping; got None.",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "unsorted axes_mapping",
+        'jaxpad.broadcast(jnp.ones((3, 2)), [2, 2, 3], "explicit", axes_mapping=[2, 1])',
+        "ValueError",
+        "jaxpad.broadcast: axes_mapping must be sorted (Broadcast does not transpose); got (2, 1).",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "float target_shape",
+        "jaxpad.broadcast(jnp.ones(3), [2.0, 3])",
+        "TypeError",
+        "jaxpad.broadcast: target_shape[0] must be an int; got 2.0.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "unknown mode",
+        'jpnp.pad(jnp.ones(3), 1, "mirror")',
+        "ValueError",
+        "jaxpad.numpy.pad: mode must be one of 'constant', 'edge', 'wrap', 'reflect', "
+        "'symmetric', 'linear_ramp', 'maximum', 'mean', 'median', 'minimum', 'empty'; got "
+        "'mirror'.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "a keyword the mode does not take",
+        'jpnp.pad(jnp.ones(3), 1, "edge", constant_values=1)',
+        "ValueError",
+        "jaxpad.numpy.pad: mode='edge' takes no keyword argument constant_values; it accepts none.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "negative width",
+        "jpnp.pad(jnp.ones(3), -1)",
+        "ValueError",
+        "jaxpad.numpy.pad: pad_width must be non-negative (jaxpad.pad crops with negative pads); "
+        "got -1.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "float width",
+        "jpnp.pad(jnp.ones(3), 1.5)",
+        "TypeError",
+        "jaxpad.numpy.pad: pad_width must hold integers; got 1.5.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "pad_width of the wrong shape",
+        "jpnp.pad(jnp.ones(3), ((1, 2, 3),))",
+        "ValueError",
+        "jaxpad.numpy.pad: pad_width must be a scalar, a (before, after) pair or one pair per "
+        "axis, broadcastable to shape (1, 2); got shape (1, 3).",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "unknown reflect_type",
+        'jpnp.pad(jnp.ones(3), 1, "reflect", reflect_type="mirror")',
+        "ValueError",
+        "jaxpad.numpy.pad: reflect_type must be one of 'even', 'odd'; got 'mirror'.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "stat_length of 0",
+        'jpnp.pad(jnp.ones(3), 1, "maximum", stat_length=0)',
+        "ValueError",
+        "jaxpad.numpy.pad: stat_length of 0 on axis 0 gives no value to pad with; got "
+        "stat_length=(0, 0).",
+    ),
+    Row(
+        "jaxpad.PaddingPolicy",
+        "unknown size",
+        'jaxpad.PaddingPolicy(size="half")',
+        "ValueError",
+        "jaxpad.PaddingPolicy: size must be one of 'valid', 'same', 'full', 'explicit', "
+        "'same_stride1', 'causal', 'custom'; got 'half'.",
+    ),
+    Row(
+        "jaxpad.policies.tensorflow",
+        "unknown padding",
+        'policies.tensorflow("same")',
+        "ValueError",
+        "jaxpad.policies.tensorflow: padding must be one of 'SAME', 'VALID'; got 'same'.",
+    ),
+    Row(
+        "jaxpad.policies.torch",
+        "negative padding",
+        "policies.torch(-1)",
+        "ValueError",
+        "jaxpad.policies.torch: padding must be non-negative; got -1.",
+    ),
+    Row(
+        "jaxpad.policies.tensorflow('SAME').pads",
+        "window of the wrong length",
+        'policies.tensorflow("SAME").pads((5, 5), (3,), (1, 1))',
+        "ValueError",
+        "jaxpad.policies.tensorflow('SAME'): window needs one entry per axis (2); got 1: (3,).",
+    ),
+    Row(
+        "jaxpad.nn.max_pool",
+        "window of the wrong length",
+        "nn.max_pool(jnp.ones((1, 5, 1)), (3,))",
+        "ValueError",
+        "jaxpad.nn.max_pool: window needs one entry per axis (3); got 1: (3,).",
+    ),
+    Row(
+        "jaxpad.nn.conv",
+        "kernel of the wrong rank",
+        "nn.conv(jnp.ones((1, 1, 5)), jnp.ones((1, 3)))",
+        "ValueError",
+        "jaxpad.nn.conv: x and kernel need the same rank (>= 2); got x.shape=(1, 1, 5), "
+        "kernel.shape=(1, 3).",
+    ),
+    Row(
+        "jaxpad.policies.caffe",
+        "negative pad",
+        "policies.caffe(-1)",
+        "ValueError",
+        "jaxpad.policies.caffe: pad must be non-negative; got -1.",
+    ),
+    Row(
+        "jaxpad.policies.onnx",
+        "negative pads",
+        "policies.onnx(pads=[0, -1, 0, 0])",
+        "ValueError",
+        "jaxpad.policies.onnx: pads must be non-negative; got (0, -1, 0, 0).",
+    ),
+    # Borderline inputs that are not errors.
+    Row(
+        "jaxpad.pad",
+        "NaN and inf in x and pad_value propagate",
+        "jaxpad.pad(jnp.array([jnp.nan, jnp.inf]), [1], [1], pad_value=-jnp.inf)",
+        "accepted",
+        "[-inf, nan, inf, -inf]",
+    ),
+    Row(
+        "jaxpad.pad",
+        "NaN is reflected like any value",
+        'jaxpad.pad(jnp.array([jnp.nan, 1.0]), [1], [2], "reflect")',
+        "accepted",
+        "[1.0, nan, 1.0, nan, 1.0]",
+    ),
+    Row(
+        "jaxpad.pad",
+        "NumPy int64 scalars and 0-d arrays as pads",
+        "jaxpad.pad(jnp.ones(2), [np.int64(1)], [jnp.array(0)])",
+        "accepted",
+        "[0.0, 1.0, 1.0]",
+    ),
+    Row(
+        "jaxpad.pad",
+        "rank-0 x with empty pads",
+        "jaxpad.pad(jnp.float32(5), [], [])",
+        "accepted",
+        "5.0",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a zero-size axis in constant mode",
+        "jaxpad.pad(jnp.ones((0, 2)), [1, 0], [0, 1])",
+        "accepted",
+        "[[0.0, 0.0, 0.0]]",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a zero-size axis with an empty output, any mode",
+        'jaxpad.pad(jnp.ones((0, 2)), [0, 1], [0, 1], "reflect").shape',
+        "accepted",
+        "(0, 4)",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "NaN in x propagates",
+        'jaxpad.dynamic_pad(jnp.array([jnp.nan, 2.0]), jnp.array([1]), (4,), "wrap")',
+        "accepted",
+        "[2.0, nan, 2.0, nan]",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "an offset far outside the array",
+        "jaxpad.dynamic_pad(jnp.ones(2), jnp.array([2**30]), (3,))",
+        "accepted",
+        "[0.0, 0.0, 0.0]",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "rank-0 x",
+        "jaxpad.broadcast(jnp.float32(7), [2])",
+        "accepted",
+        "[7.0, 7.0]",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "NumPy int64 target sizes",
+        "jaxpad.broadcast(jnp.ones(1), np.array([2], np.int64))",
+        "accepted",
+        "[1.0, 1.0]",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "NumPy int64 width",
+        "jpnp.pad(jnp.ones(1), np.int64(1))",
+        "accepted",
+        "[0.0, 1.0, 0.0]",
+    ),
+]
+
+
+def run(row: Row) -> tuple[str, str]:
+    """Runs a row's code; returns (outcome, result) in the table's terms."""
+    try:
+        value = eval(row.code, dict(NAMESPACE))
+    except (TypeError, ValueError) as error:
+        return type(error).__name__, str(error)
+    if isinstance(value, tuple):
+        return "accepted", str(value)
+    return "accepted", str(np.asarray(value).tolist())
+
+
+def render() -> str:
+    lines = [
+        "# Bad inputs",
+        "",
+        "Every invalid input to a public function, and the error it gets: a `TypeError`",
+        "for a wrong type or dtype, a `ValueError` for a wrong shape or value, always at",
+        "trace time and never from XLA. The last rows are borderline inputs that are",
+        "*not* errors. This page is generated from `tests/bad_inputs.py`; one",
+        "parametrized test runs every row, and another checks this page is up to date.",
+        "",
+        "| function | input | code | outcome |",
+        "|---|---|---|---|",
+    ]
+    for row in ROWS:
+        outcome = (
+            f"returns `{row.result}`"
+            if row.outcome == "accepted"
+            else f"`{row.outcome}`: {row.result}"
+        )
+        cells = [f"`{row.function}`", row.case, f"`{row.code}`", outcome]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    DOC.write_text(render())
+    print(f"wrote {DOC} ({len(ROWS)} rows)")
