@@ -17,6 +17,7 @@ from jax.interpreters import ad, batching, mlir, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
+from jaxpad._sharding import moved_axes_sharding
 from jaxpad._typing import IntSequence
 
 _FN = "jaxpad.broadcast"
@@ -131,8 +132,14 @@ def broadcast_plan(x_shape, target_shape, mode, axes_mapping):
 
 
 def _broadcast_abstract_eval(x, *, target_shape, mode, axes_mapping):
-    out_shape, _ = broadcast_plan(x.shape, target_shape, mode, axes_mapping)
-    return x.update(shape=out_shape, dtype=x.dtype)
+    out_shape, dims = broadcast_plan(x.shape, target_shape, mode, axes_mapping)
+    # A stretched size-1 axis cannot have been split, so only kept sizes carry their mesh axes.
+    sources = [
+        dims.index(axis) if axis in dims and x.shape[dims.index(axis)] == size else None
+        for axis, size in enumerate(out_shape)
+    ]
+    sharding = moved_axes_sharding(x, out_shape, sources)
+    return x.update(shape=out_shape, dtype=x.dtype, sharding=sharding)
 
 
 # Transpose ----------------------------------------------------------------------

@@ -29,6 +29,12 @@ from jaxpad import _checks
 from jaxpad._gather import broadcast_table, gather_tables
 from jaxpad._index_maps import MODES, effective_mode, fold_pieces, period, source_index
 from jaxpad._pad import fold_static, pad_value_operand
+from jaxpad._sharding import (
+    lower_in_auto_axes,
+    match_sharding,
+    match_varying,
+    same_axes_sharding,
+)
 from jaxpad._typing import DynamicPads
 
 _FN = "jaxpad.dynamic_pad"
@@ -92,6 +98,7 @@ def dynamic_pad(
         raise ValueError(f"{_FN}: shape must be non-negative; got {shape}.")
     pads_begin, static_pads = _pads_operand(pads_begin, ndim)
     pad_value = pad_value_operand(_FN, pad_value, mode, x.dtype)
+    x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
     return dynamic_pad_p.bind(
         x, pad_value, pads_begin, shape=shape, mode=mode, static_pads=static_pads
     )
@@ -192,7 +199,8 @@ def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_
             f"{_FN}: pad_value must be a scalar (one per example when batched); "
             f"got shape {pad_value.shape}."
         )
-    return x.update(shape=tuple(shape), dtype=x.dtype)
+    shape = tuple(shape)
+    return x.update(shape=shape, dtype=x.dtype, sharding=same_axes_sharding(x, shape))
 
 
 # JVP and transpose ---------------------------------------------------------------
@@ -226,6 +234,7 @@ def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_p
         t_x = dynamic_fold_p.bind(
             t, pads_begin, operand_shape=tuple(x_shape), mode=mode, static_pads=static_pads
         )
+        t_x = match_sharding(t_x, x.aval)
     if need_value:
         if mode == "constant":
             # Every position not copied from x holds the pad value.
@@ -343,7 +352,10 @@ def _dynamic_pad_lowering(x, pad_value, pads_begin, *, shape, mode, static_pads)
 
 def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads):
     _check_config("jaxpad.dynamic_fold", operand_shape, pads_begin, t.shape, mode)
-    return t.update(shape=tuple(operand_shape), dtype=t.dtype)
+    operand_shape = tuple(operand_shape)
+    return t.update(
+        shape=operand_shape, dtype=t.dtype, sharding=same_axes_sharding(t, operand_shape)
+    )
 
 
 def _dynamic_fold_jvp(primals, tangents, **params):
@@ -539,7 +551,7 @@ dynamic_pad_p.def_abstract_eval(_dynamic_pad_abstract_eval)
 ad.primitive_jvps[dynamic_pad_p] = _dynamic_pad_jvp
 ad.primitive_transposes[dynamic_pad_p] = _dynamic_pad_transpose
 batching.primitive_batchers[dynamic_pad_p] = _dynamic_pad_batch
-mlir.register_lowering(dynamic_pad_p, mlir.lower_fun(_dynamic_pad_lowering, multiple_results=False))
+mlir.register_lowering(dynamic_pad_p, partial(lower_in_auto_axes, _dynamic_pad_lowering))
 
 dynamic_fold_p = Primitive("jaxpad_dynamic_fold")
 dynamic_fold_p.def_impl(partial(xla.apply_primitive, dynamic_fold_p))
@@ -547,6 +559,4 @@ dynamic_fold_p.def_abstract_eval(_dynamic_fold_abstract_eval)
 ad.primitive_jvps[dynamic_fold_p] = _dynamic_fold_jvp
 ad.primitive_transposes[dynamic_fold_p] = _dynamic_fold_transpose
 batching.primitive_batchers[dynamic_fold_p] = _dynamic_fold_batch
-mlir.register_lowering(
-    dynamic_fold_p, mlir.lower_fun(_dynamic_fold_lowering, multiple_results=False)
-)
+mlir.register_lowering(dynamic_fold_p, partial(lower_in_auto_axes, _dynamic_fold_lowering))

@@ -22,6 +22,13 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._gather import gather_tables
 from jaxpad._index_maps import MODES, fold_pieces, interior_range, source_index
+from jaxpad._sharding import (
+    is_partitioned,
+    match_sharding,
+    match_varying,
+    same_axes_sharding,
+    with_auto_axes,
+)
 from jaxpad._typing import IntSequence
 
 _FN = "jaxpad.pad"
@@ -88,6 +95,7 @@ def pad(
     else:
         interior = _checks.static_int_tuple(_FN, "interior", interior)
     pad_value = pad_value_operand(_FN, pad_value, mode, x.dtype)
+    x, pad_value = match_varying(x, pad_value)
     return pad_p.bind(
         x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
     )
@@ -162,7 +170,7 @@ def _pad_abstract_eval(x, pad_value, *, pads_begin, pads_end, interior, mode):
     if pad_value.dtype != x.dtype:
         raise TypeError(f"{_FN}: pad_value dtype {pad_value.dtype} differs from x dtype {x.dtype}.")
     shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
-    return x.update(shape=shape, dtype=x.dtype)
+    return x.update(shape=shape, dtype=x.dtype, sharding=same_axes_sharding(x, shape))
 
 
 # Transpose ----------------------------------------------------------------------
@@ -187,6 +195,8 @@ def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
             mode=mode,
             operand_shape=tuple(operand_shape),
         )
+        if need_x:
+            t_x = match_sharding(t_x, x.aval)
     t_value = None
     if need_value:
         if mode == "constant":
@@ -236,11 +246,20 @@ def _insert_unpadded_axis(axis, pads_begin, pads_end, interior):
 # Lowering -----------------------------------------------------------------------
 
 
-def _pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode):
+def _pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, partitioned=False):
     if mode == "constant":
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
+    if partitioned:
+        return concatenate_padded(x, out_shape, pads_begin, mode)
     return gather_padded(x, out_shape, pads_begin, mode)
+
+
+def _pad_lowering_rule(ctx, *args, **params):
+    lowering = partial(_pad_lowering, partitioned=is_partitioned(ctx))
+    return mlir.lower_fun(with_auto_axes(lowering, ctx), multiple_results=False)(
+        ctx, *args, **params
+    )
 
 
 def gather_padded(x, out_shape, pads_begin, mode):
@@ -264,6 +283,58 @@ def gather_padded(x, out_shape, pads_begin, mode):
     return gather_tables(x, tables)
 
 
+def concatenate_padded(x, out_shape, pads_begin, mode):
+    """Pads axis by axis with a concatenate of the pieces each output range reads.
+
+    For programs partitioned over several devices: XLA's SPMD partitioner turns the
+    slices and the concatenate along a sharded axis into collective-permutes of the
+    bands that cross a shard boundary, where it would all-gather the operand of a
+    gather. Axes whose pads span more than a period (pieces that repeat) use the
+    gather; their count would otherwise grow with the pad width.
+    """
+    for axis in range(x.ndim):
+        n, size = x.shape[axis], out_shape[axis]
+        if not pads_begin[axis] and size == n:
+            continue
+        pieces = sorted(fold_pieces(mode, n, pads_begin[axis], size), key=lambda p: p.start)
+        if size == 0 or any(piece.kind == "period" for piece in pieces):
+            axis_shape = list(x.shape)
+            axis_shape[axis] = size
+            padded_pads = [0] * x.ndim
+            padded_pads[axis] = pads_begin[axis]
+            x = gather_padded(x, tuple(axis_shape), padded_pads, mode)
+            continue
+        if mode == "edge":
+            x = _edge_by_pads(x, axis, pieces, size)
+            continue
+        parts = []
+        for piece in pieces:
+            part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
+            parts.append(lax.rev(part, (axis,)) if piece.kind == "reverse" else part)
+        x = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+    return x
+
+
+def _edge_by_pads(x, axis, pieces, size):
+    """Edge padding of one axis as a sum of padded parts.
+
+    A concatenate with the broadcast edge rows makes the partitioner all-gather the
+    operand; padding each part into place moves only the rows near the edges.
+    """
+    total = None
+    for piece in pieces:
+        part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
+        if piece.kind == "sum":
+            shape = list(part.shape)
+            shape[axis] = piece.stop - piece.start
+            part = jnp.broadcast_to(part, shape)
+        config = [(0, 0, 0)] * x.ndim
+        config[axis] = (piece.start, size - piece.stop, 0)
+        part = lax.pad(part, np.zeros((), x.dtype), config)
+        total = part if total is None else total + part
+    return total
+
+
 # The fold: pad_p's transpose ----------------------------------------------------
 # fold(t) sums each output cotangent back onto the source element it was read from.
 # Its transpose is pad_p again, so derivatives of every order stay in jaxpad.
@@ -275,7 +346,10 @@ def _fold_abstract_eval(t, *, pads_begin, pads_end, interior, mode, operand_shap
         raise ValueError(
             f"jaxpad.fold: the cotangent has shape {t.shape}; the pad produces {expected}."
         )
-    return t.update(shape=tuple(operand_shape), dtype=t.dtype)
+    operand_shape = tuple(operand_shape)
+    return t.update(
+        shape=operand_shape, dtype=t.dtype, sharding=same_axes_sharding(t, operand_shape)
+    )
 
 
 def _fold_transpose(ct, t, *, pads_begin, pads_end, interior, mode, operand_shape):
@@ -301,7 +375,7 @@ def _fold_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mod
     return fold_p.bind(t, mode=mode, operand_shape=tuple(operand_shape), **params), bdim
 
 
-def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape):
+def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, partitioned=False):
     if mode == "constant":
         # Undo the exterior padding, then skip the interior pad values.
         unpadded = lax.pad(
@@ -315,7 +389,33 @@ def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape):
         for axis in range(t.ndim)
         if pads_begin[axis] or pads_end[axis]
     }
+    if partitioned:
+        return fold_by_pads(t, pieces, operand_shape)
     return fold_static(t, pieces, operand_shape)
+
+
+def _fold_lowering_rule(ctx, *args, **params):
+    lowering = partial(_fold_lowering, partitioned=is_partitioned(ctx))
+    return mlir.lower_fun(with_auto_axes(lowering, ctx), multiple_results=False)(
+        ctx, *args, **params
+    )
+
+
+def fold_by_pads(t, pieces, operand_shape):
+    """The fold for partitioned programs: per axis, each piece's contribution padded
+    into place and summed. Slices and pads along a sharded axis partition into
+    collective-permutes, where fold_axes's dynamic_update_slice would gather."""
+    for axis, axis_pieces in pieces.items():
+        n = operand_shape[axis]
+        total = None
+        for piece in axis_pieces:
+            part = piece.extract(t, axis)
+            config = [(0, 0, 0)] * t.ndim
+            config[axis] = (piece.src_start, n - piece.src_stop, 0)
+            part = lax.pad(part, np.zeros((), t.dtype), config)
+            total = part if total is None else total + part
+        t = total
+    return t
 
 
 def fold_static(t, pieces, operand_shape):
@@ -403,11 +503,11 @@ pad_p.def_impl(partial(xla.apply_primitive, pad_p))
 pad_p.def_abstract_eval(_pad_abstract_eval)
 ad.deflinear2(pad_p, _pad_transpose)
 batching.primitive_batchers[pad_p] = _pad_batch
-mlir.register_lowering(pad_p, mlir.lower_fun(_pad_lowering, multiple_results=False))
+mlir.register_lowering(pad_p, _pad_lowering_rule)
 
 fold_p = Primitive("jaxpad_fold")
 fold_p.def_impl(partial(xla.apply_primitive, fold_p))
 fold_p.def_abstract_eval(_fold_abstract_eval)
 ad.deflinear2(fold_p, _fold_transpose)
 batching.primitive_batchers[fold_p] = _fold_batch
-mlir.register_lowering(fold_p, mlir.lower_fun(_fold_lowering, multiple_results=False))
+mlir.register_lowering(fold_p, _fold_lowering_rule)

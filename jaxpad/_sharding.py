@@ -1,0 +1,129 @@
+"""Output shardings for jaxpad's shape rules under explicit mesh axes.
+
+With ``AxisType.Explicit`` meshes an aval carries its sharding, and a shape rule must
+say the output's. jaxpad's ops move input axes to output axes (pad and fold resize them,
+broadcast inserts and stretches them); an output axis keeps its input axis's mesh axes
+when its new size still splits evenly over them, and is replicated otherwise. Under
+``AxisType.Auto`` avals carry no mesh axes and XLA's partitioner decides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import partial
+
+import jax
+from jax import lax
+from jax.interpreters import mlir
+from jax.sharding import PartitionSpec
+
+
+def moved_axes_sharding(aval, out_shape: Sequence[int], sources: Sequence[int | None]):
+    """The sharding of an output whose axis ``i`` comes from input axis ``sources[i]``
+    (None for a new or stretched axis)."""
+    sharding = getattr(aval, "sharding", None)
+    spec = getattr(sharding, "spec", None)
+    if spec is None or all(entry is None for entry in spec):
+        if sharding is not None and len(out_shape) != aval.ndim:
+            return sharding.update(spec=PartitionSpec(*([None] * len(out_shape))))
+        return sharding
+    entries = list(spec) + [None] * (aval.ndim - len(spec))
+    mesh_sizes = dict(sharding.mesh.shape)
+    out = []
+    for out_axis, source in enumerate(sources):
+        entry = None if source is None else entries[source]
+        if entry is not None:
+            names = entry if isinstance(entry, tuple) else (entry,)
+            if out_shape[out_axis] % math.prod(mesh_sizes[name] for name in names):
+                entry = None
+        out.append(entry)
+    return sharding.update(spec=PartitionSpec(*out))
+
+
+def same_axes_sharding(aval, out_shape: Sequence[int]):
+    """Pad, fold and their dynamic forms keep every axis in place."""
+    return moved_axes_sharding(aval, out_shape, range(len(out_shape)))
+
+
+def with_auto_axes(lowering, ctx):
+    """Runs ``lowering`` with the mesh's Explicit axes switched to Auto.
+
+    Under Explicit axes every intermediate must have a sharding JAX can type, and the
+    slices and gathers of a pad along a sharded axis have none (JAX's own lax.pad and
+    slices raise there). Inside ``auto_axes`` XLA partitions them as under Auto, and
+    the result gets the output sharding the shape rule promised.
+    """
+    sharding = getattr(ctx.avals_out[0], "sharding", None)
+    mesh = getattr(sharding, "mesh", None)
+    specs = [getattr(getattr(aval, "sharding", None), "spec", None) for aval in ctx.avals_in]
+    if mesh is None or not any(spec and any(e is not None for e in spec) for spec in specs):
+        return lowering
+    explicit = tuple(
+        name
+        for name, kind in zip(mesh.axis_names, mesh.axis_types)
+        if kind == jax.sharding.AxisType.Explicit
+    )
+    if not explicit:
+        return lowering
+
+    def lowering_in_auto_axes(*args, **params):
+        return jax.sharding.auto_axes(
+            partial(lowering, **params), axes=explicit, out_sharding=sharding
+        )(*args)
+
+    return lowering_in_auto_axes
+
+
+def is_partitioned(ctx) -> bool:
+    """Whether XLA will partition the program being lowered over several devices.
+
+    Read defensively from the lowering context, so that a JAX release that renames
+    the field only costs the partition-friendly lowering, never correctness.
+    """
+    axis_context = getattr(ctx.module_context, "axis_context", None)
+    return getattr(axis_context, "num_devices", 1) > 1
+
+
+def match_sharding(value, aval):
+    """``value`` resharded to ``aval``'s Explicit sharding, as a cotangent must be.
+
+    The fold's shape rule derives its output sharding from the cotangent's, which a
+    replicated padded axis loses; the transpose restores the operand's.
+    """
+    sharding = getattr(aval, "sharding", None)
+    spec = getattr(sharding, "spec", None)
+    if spec is None or all(entry is None for entry in spec):
+        return value
+    if jax.typeof(value).sharding.spec == spec:
+        return value
+    return jax.sharding.reshard(value, spec)
+
+
+def lower_in_auto_axes(lowering, ctx, *args, **params):
+    """A lowering rule: ``lowering`` through ``mlir.lower_fun``, under ``with_auto_axes``."""
+    return mlir.lower_fun(with_auto_axes(lowering, ctx), multiple_results=False)(
+        ctx, *args, **params
+    )
+
+
+def _varying_axes(value) -> frozenset:
+    return getattr(getattr(jax.typeof(value), "mat", None), "varying", None) or frozenset()
+
+
+def match_varying(*values):
+    """Casts operands to the union of the mesh axes they vary over.
+
+    Inside ``shard_map`` a sharded ``x`` (varying over a mesh axis) may meet a
+    replicated pad value (invariant). JAX casts the operands of its own primitives
+    this way; the cast's transpose then sums the invariant operand's cotangent over
+    the axis, as its gradient must be.
+    """
+    varying = [_varying_axes(value) for value in values]
+    union = frozenset().union(*varying)
+    if all(axes == union for axes in varying):
+        return values
+    return tuple(
+        lax.pcast(value, tuple(sorted(union - axes)), to="varying") if union - axes else value
+        for value, axes in zip(values, varying)
+    )
