@@ -251,8 +251,39 @@ def _pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, partiti
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
     if partitioned:
-        return concatenate_padded(x, out_shape, pads_begin, mode)
+        return concatenate_padded(x, out_shape, pads_begin, mode, partitioned=True)
+    padded_axes = [a for a in range(x.ndim) if pads_begin[a] or out_shape[a] != x.shape[a]]
+    if len(padded_axes) == 1 and out_shape[padded_axes[0]] > _MAX_STATIC_TABLE:
+        # One long padded axis: a concatenate of slices copies the array once, like
+        # lax.pad, where the gather would first build its index table in-graph.
+        return _pad_then_update(x, padded_axes[0], out_shape, pads_begin, mode)
     return gather_padded(x, out_shape, pads_begin, mode)
+
+
+def _pad_then_update(x, axis, out_shape, pads_begin, mode):
+    """One long padded axis: lax.pad places ``x`` (one copy, like constant mode), then
+    each band is written in place. Each band reads ``x``, never the partly written
+    output, which would make XLA copy it again; a gather would first build an index
+    table the length of the axis in-graph."""
+    size = out_shape[axis]
+    pieces = fold_pieces(mode, x.shape[axis], pads_begin[axis], size)
+    if any(piece.kind == "period" for piece in pieces):
+        return gather_padded(x, out_shape, pads_begin, mode)
+    config = [(0, 0, 0)] * x.ndim
+    config[axis] = (pads_begin[axis], size - x.shape[axis] - pads_begin[axis], 0)
+    out = lax.pad(x, np.zeros((), x.dtype), config)
+    for piece in pieces:
+        if piece.direct:
+            continue
+        part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
+        if piece.kind == "reverse":
+            part = lax.rev(part, (axis,))
+        elif piece.kind == "sum":
+            shape = list(part.shape)
+            shape[axis] = piece.stop - piece.start
+            part = jnp.broadcast_to(part, shape)
+        out = lax.dynamic_update_slice_in_dim(out, part, piece.start, axis)
+    return out
 
 
 def _pad_lowering_rule(ctx, *args, **params):
@@ -283,14 +314,15 @@ def gather_padded(x, out_shape, pads_begin, mode):
     return gather_tables(x, tables)
 
 
-def concatenate_padded(x, out_shape, pads_begin, mode):
+def concatenate_padded(x, out_shape, pads_begin, mode, *, partitioned: bool):
     """Pads axis by axis with a concatenate of the pieces each output range reads.
 
     For programs partitioned over several devices: XLA's SPMD partitioner turns the
     slices and the concatenate along a sharded axis into collective-permutes of the
     bands that cross a shard boundary, where it would all-gather the operand of a
-    gather. Axes whose pads span more than a period (pieces that repeat) use the
-    gather; their count would otherwise grow with the pad width.
+    gather. Also for one long padded axis on one device, where it is one copy. Axes
+    whose pads span more than a period (pieces that repeat) use the gather; their
+    count would otherwise grow with the pad width.
     """
     for axis in range(x.ndim):
         n, size = x.shape[axis], out_shape[axis]
@@ -304,13 +336,19 @@ def concatenate_padded(x, out_shape, pads_begin, mode):
             padded_pads[axis] = pads_begin[axis]
             x = gather_padded(x, tuple(axis_shape), padded_pads, mode)
             continue
-        if mode == "edge":
+        if mode == "edge" and partitioned:
             x = _edge_by_pads(x, axis, pieces, size)
             continue
         parts = []
         for piece in pieces:
             part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
-            parts.append(lax.rev(part, (axis,)) if piece.kind == "reverse" else part)
+            if piece.kind == "reverse":
+                part = lax.rev(part, (axis,))
+            elif piece.kind == "sum":
+                shape = list(part.shape)
+                shape[axis] = piece.stop - piece.start
+                part = jnp.broadcast_to(part, shape)
+            parts.append(part)
         x = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
     return x
 

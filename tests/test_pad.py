@@ -573,3 +573,17 @@ def test_error_non_constant_mode_on_an_empty_axis():
         "it is empty and the output is not (size 2)",
     ):
         jaxpad.pad(jnp.zeros((0, 3)), [1, 0], [1, 0], "wrap")
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+@pytest.mark.parametrize("begin,end", [(1024, 1024), (-3, 70_000), (70_001, 2)])
+def test_one_long_axis_pads_in_place_without_a_gather(mode, begin, end):
+    # Past 65536 entries a gather would build its index table in-graph (2.4-2.9x
+    # lax.pad); one long padded axis is lax.pad plus in-place band writes instead.
+    n = 70_000
+    x = np.arange(n, dtype=np.float32) % 997
+    f = jax.jit(lambda x: jaxpad.pad(x, [begin], [end], mode))
+    np.testing.assert_array_equal(f(x), numpy_pad(x, [begin], [end], mode))
+    # Pads longer than a period repeat it; only those still use the gather.
+    period = {"edge": np.inf, "reflect": 2 * (n - 1), "symmetric": 2 * n, "wrap": n}[mode]
+    assert ("gather" in f.lower(x).as_text()) == (max(begin, end) > period)
