@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_sharded_checks_pass_on_eight_devices():
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8")
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/sharded_checks.py"],
+        [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
+        + ["tests/sharded_checks.py"],
         cwd=ROOT,
         env=env,
         capture_output=True,

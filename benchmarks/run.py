@@ -1,0 +1,427 @@
+"""Every jaxpad benchmark in one command: a table, benchmarks/results.json and a plot.
+
+    python benchmarks/run.py            # the full run (about 5 minutes on 2 CPU cores)
+    python benchmarks/run.py --quick    # fewer rounds and smaller cases, under a minute
+
+Sections, each timed in interleaved rounds (A B A B ..., shuffled every round) in this
+one process, medians after warm-up:
+
+1. ``jaxpad.pad`` per mode, forward and VJP, against constant-mode ``lax.pad`` and
+   ``jnp.pad``: shape (16, 64, 64, 64) with pad 3 on axes 1 and 2, and a 1-D 2**22
+   signal with pad 1024.
+2. Compile time of ``jit(pad)`` for reflect on an axis of 2 as the pad grows.
+3. Peak memory of the VJP, from XLA's compiled memory analysis.
+4. ``jaxpad.dynamic_pad`` per-example translation and ``jaxpad.broadcast``.
+5. A CycleGAN-style generator training step with reflect padding, jaxpad against
+   ``jnp.pad``, and the share of the step that padding takes.
+
+The plot (docs/img/benchmarks.png) needs matplotlib: ``pip install -e ".[bench]"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+sys.path.insert(0, os.path.dirname(__file__))
+import bench_dynamic_pad  # noqa: E402
+from _timing import interleaved_medians, machine  # noqa: E402
+
+import jaxpad  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+
+
+def _vjp(fn):
+    return jax.jit(lambda x, ct: jax.vjp(fn, x)[1](ct)[0])
+
+
+def _random(shape, seed=0):
+    return jnp.asarray(np.random.default_rng(seed).normal(size=shape).astype(np.float32))
+
+
+def pad_rows(shape, pad_axes, pad, rounds, calls):
+    """Forward and VJP of every mode against constant lax.pad and against jnp.pad."""
+    x = _random(shape)
+    begin = [pad if axis in pad_axes else 0 for axis in range(len(shape))]
+    out_shape = tuple(n + 2 * b for n, b in zip(shape, begin))
+    ct = _random(out_shape, 1)
+
+    def lax_constant(x):
+        return lax.pad(x, np.float32(0), [(b, b, 0) for b in begin])
+
+    candidates = {("lax", "constant", "fwd"): jax.jit(lax_constant)}
+    candidates[("lax", "constant", "vjp")] = _vjp(lax_constant)
+    for mode in MODES:
+
+        def ours(x, mode=mode):
+            return jaxpad.pad(x, begin, begin, mode)
+
+        def theirs(x, mode=mode):
+            return jnp.pad(x, [(b, b) for b in begin], mode=mode)
+
+        candidates[("jaxpad", mode, "fwd")] = jax.jit(ours)
+        candidates[("jaxpad", mode, "vjp")] = _vjp(ours)
+        candidates[("jnp.pad", mode, "fwd")] = jax.jit(theirs)
+        candidates[("jnp.pad", mode, "vjp")] = _vjp(theirs)
+    args = {key: (x,) if key[2] == "fwd" else (x, ct) for key in candidates}
+    medians = interleaved_medians(candidates, args, rounds=rounds, calls=calls)
+    fwd_ref, vjp_ref = medians[("lax", "constant", "fwd")], medians[("lax", "constant", "vjp")]
+    rows = []
+    for mode in MODES:
+        fwd, vjp = medians[("jaxpad", mode, "fwd")], medians[("jaxpad", mode, "vjp")]
+        jnp_fwd, jnp_vjp = medians[("jnp.pad", mode, "fwd")], medians[("jnp.pad", mode, "vjp")]
+        rows.append(
+            {
+                "section": "pad",
+                "op": "jaxpad.pad",
+                "mode": mode,
+                "shape": list(shape),
+                "pad": pad,
+                "fwd_ms": 1e3 * fwd,
+                "vjp_ms": 1e3 * vjp,
+                "reference": "constant-mode lax.pad",
+                "reference_fwd_ms": 1e3 * fwd_ref,
+                "reference_vjp_ms": 1e3 * vjp_ref,
+                "fwd_ratio": fwd / fwd_ref,
+                "vjp_ratio": vjp / vjp_ref,
+                "jnp_pad_fwd_ms": 1e3 * jnp_fwd,
+                "jnp_pad_vjp_ms": 1e3 * jnp_vjp,
+                "jnp_pad_vjp_over_jaxpad": jnp_vjp / vjp,
+            }
+        )
+    return rows
+
+
+def compile_rows(pads, jnp_pads, repeats):
+    """Seconds to lower and compile jit(pad), reflect on an axis of 2."""
+    x = jnp.ones((2,), jnp.float32)
+    rows = []
+    for op, widths in (("jaxpad.pad", pads), ("jnp.pad", jnp_pads)):
+        for width in widths:
+            times = []
+            for _ in range(repeats):
+                # A new function object each time, so nothing is served from a cache.
+                if op == "jaxpad.pad":
+                    fn = jax.jit(lambda x, w=width: jaxpad.pad(x, [w], [w], "reflect"))
+                else:
+                    fn = jax.jit(lambda x, w=width: jnp.pad(x, (w, w), mode="reflect"))
+                start = time.perf_counter()
+                fn.lower(x).compile()
+                times.append(time.perf_counter() - start)
+            # The lowered program's size: jnp.pad unrolls large reflect pads into chains.
+            stablehlo_ops = fn.lower(x).as_text().count("stablehlo.")
+            rows.append(
+                {
+                    "section": "compile",
+                    "op": op,
+                    "mode": "reflect",
+                    "shape": [2],
+                    "pad": width,
+                    "compile_ms": 1e3 * statistics.median(times),
+                    "stablehlo_ops": stablehlo_ops,
+                }
+            )
+    return rows
+
+
+def memory_rows(shape, pad_axes, pad):
+    """Bytes XLA allocates for the VJP (arguments, outputs and temporaries)."""
+    x = _random(shape)
+    begin = [pad if axis in pad_axes else 0 for axis in range(len(shape))]
+    ct = _random(tuple(n + 2 * b for n, b in zip(shape, begin)), 1)
+    rows = []
+
+    def analysis(fn):
+        stats = fn.lower(x, ct).compile().memory_analysis()
+        return {
+            "argument_bytes": stats.argument_size_in_bytes,
+            "output_bytes": stats.output_size_in_bytes,
+            "temp_bytes": stats.temp_size_in_bytes,
+            "total_bytes": stats.argument_size_in_bytes
+            + stats.output_size_in_bytes
+            + stats.temp_size_in_bytes,
+        }
+
+    reference = analysis(_vjp(lambda x: lax.pad(x, np.float32(0), [(b, b, 0) for b in begin])))
+    for mode in MODES:
+        ours = analysis(_vjp(lambda x, mode=mode: jaxpad.pad(x, begin, begin, mode)))
+        theirs = analysis(_vjp(lambda x, mode=mode: jnp.pad(x, [(b, b) for b in begin], mode=mode)))
+        rows.append(
+            {
+                "section": "memory",
+                "op": "jaxpad.pad VJP",
+                "mode": mode,
+                "shape": list(shape),
+                "pad": pad,
+                **ours,
+                "constant_vjp_total_bytes": reference["total_bytes"],
+                "input_bytes": x.nbytes,
+                "jnp_pad_total_bytes": theirs["total_bytes"],
+                "met": ours["total_bytes"] <= reference["total_bytes"] + x.nbytes,
+            }
+        )
+    return rows
+
+
+def dynamic_pad_rows(rounds, calls):
+    shape = bench_dynamic_pad.SHAPE
+    x = _random(shape)
+    ct = _random(shape, 1)
+    offsets = jnp.asarray(np.random.default_rng(2).integers(-8, 9, (shape[0], 2)), jnp.int32)
+    fns = bench_dynamic_pad.candidates()
+    timed, args = {}, {}
+    for name, fn in fns.items():
+        timed[(name, "fwd")] = jax.jit(fn)
+        args[(name, "fwd")] = (x, offsets)
+        timed[(name, "vjp")] = jax.jit(
+            lambda x, offsets, ct, fn=fn: jax.vjp(lambda x: fn(x, offsets), x)[1](ct)[0]
+        )
+        args[(name, "vjp")] = (x, offsets, ct)
+    medians = interleaved_medians(timed, args, rounds=rounds, calls=calls)
+    static = "(a) static jaxpad.pad"
+    take = "(b) vmap of jnp.take"
+    rows = []
+    for name in fns:
+        rows.append(
+            {
+                "section": "dynamic_pad",
+                "op": name,
+                "mode": "reflect",
+                "shape": list(shape),
+                "fwd_ms": 1e3 * medians[(name, "fwd")],
+                "vjp_ms": 1e3 * medians[(name, "vjp")],
+                "reference": static,
+                "fwd_ratio": medians[(name, "fwd")] / medians[(static, "fwd")],
+                "vjp_ratio": medians[(name, "vjp")] / medians[(static, "vjp")],
+                "vjp_over_jnp_take": medians[(name, "vjp")] / medians[(take, "vjp")],
+            }
+        )
+    return rows
+
+
+def broadcast_rows(rounds, calls):
+    cases = [((64, 1, 256), (64, 128, 256)), ((256,), (64, 64, 256))]
+    timed, args = {}, {}
+    for shape, target in cases:
+        x, ct = _random(shape), _random(target, 1)
+        for name, fn in (
+            ("jaxpad", lambda x, t=target: jaxpad.broadcast(x, t)),
+            ("jnp", lambda x, t=target: jnp.broadcast_to(x, t)),
+        ):
+            # A consumer, so that neither side can return an unmaterialised view.
+            timed[(shape, name, "fwd")] = jax.jit(lambda x, fn=fn: fn(x) * 2.0)
+            args[(shape, name, "fwd")] = (x,)
+            timed[(shape, name, "vjp")] = _vjp(fn)
+            args[(shape, name, "vjp")] = (x, ct)
+    medians = interleaved_medians(timed, args, rounds=rounds, calls=calls)
+    rows = []
+    for shape, target in cases:
+        ours = medians[(shape, "jaxpad", "fwd")], medians[(shape, "jaxpad", "vjp")]
+        theirs = medians[(shape, "jnp", "fwd")], medians[(shape, "jnp", "vjp")]
+        rows.append(
+            {
+                "section": "broadcast",
+                "op": "jaxpad.broadcast",
+                "mode": "numpy",
+                "shape": [list(shape), list(target)],
+                "fwd_ms": 1e3 * ours[0],
+                "vjp_ms": 1e3 * ours[1],
+                "reference": "jnp.broadcast_to",
+                "fwd_ratio": ours[0] / theirs[0],
+                "vjp_ratio": ours[1] / theirs[1],
+            }
+        )
+    return rows
+
+
+def generator_step_rows(batch, size, channels, blocks, rounds):
+    """A CycleGAN ResNet-generator training step: reflect pad 1, 3x3 conv, instance
+    norm, ReLU, twice per residual block; mean-squared loss; SGD update."""
+
+    def make_step(pad):
+        def conv(x, kernel):
+            padded = pad(x)
+            return lax.conv_general_dilated(
+                padded, kernel, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")
+            )
+
+        def norm(x):
+            mean = x.mean(axis=(1, 2), keepdims=True)
+            return (x - mean) * lax.rsqrt(x.var(axis=(1, 2), keepdims=True) + 1e-5)
+
+        def generator(params, x):
+            for first, second in params:
+                y = jax.nn.relu(norm(conv(x, first)))
+                x = x + norm(conv(y, second))
+            return x
+
+        def loss(params, x, target):
+            return jnp.mean((generator(params, x) - target) ** 2)
+
+        @jax.jit
+        def step(params, x, target):
+            value, grads = jax.value_and_grad(loss)(params, x, target)
+            return jax.tree.map(lambda p, g: p - 1e-2 * g, params, grads), value
+
+        return step
+
+    def jaxpad_reflect(x):
+        return jaxpad.pad(x, (0, 1, 1, 0), (0, 1, 1, 0), "reflect")
+
+    def jnp_reflect(x):
+        return jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), mode="reflect")
+
+    rng = np.random.default_rng(3)
+    shape = (batch, size, size, channels)
+    params = [
+        tuple(
+            jnp.asarray(rng.normal(size=(3, 3, channels, channels)).astype(np.float32) * 0.05)
+            for _ in range(2)
+        )
+        for _ in range(blocks)
+    ]
+    x, target = _random(shape, 4), _random(shape, 5)
+    steps = {"jaxpad": make_step(jaxpad_reflect), "jnp.pad": make_step(jnp_reflect)}
+    np.testing.assert_allclose(
+        steps["jaxpad"](params, x, target)[1], steps["jnp.pad"](params, x, target)[1], rtol=1e-4
+    )
+    # The padding alone: forward and VJP of one pad, times the 2 * blocks pads per step.
+    pads = {
+        "jaxpad pad": jax.jit(lambda x, ct: jax.vjp(jaxpad_reflect, x)[1](ct)[0]),
+        "jnp.pad pad": jax.jit(lambda x, ct: jax.vjp(jnp_reflect, x)[1](ct)[0]),
+    }
+    ct = _random((batch, size + 2, size + 2, channels), 6)
+    timed = {**steps, **pads}
+    args = {name: (params, x, target) for name in steps}
+    args.update({name: (x, ct) for name in pads})
+    medians = interleaved_medians(timed, args, rounds=rounds, calls=1)
+    rows = []
+    for name in steps:
+        pad_time = 2 * blocks * medians[f"{name} pad"]
+        rows.append(
+            {
+                "section": "training step",
+                "op": f"generator step with {name}",
+                "mode": "reflect",
+                "shape": list(shape),
+                "blocks": blocks,
+                "step_ms": 1e3 * medians[name],
+                "padding_ms": 1e3 * pad_time,
+                "padding_share": pad_time / medians[name],
+                "ratio_to_jnp_pad_step": medians[name] / medians["jnp.pad"],
+            }
+        )
+    return rows
+
+
+def print_table(rows):
+    for section in dict.fromkeys(row["section"] for row in rows):
+        print(f"\n## {section}")
+        subset = [row for row in rows if row["section"] == section]
+        keys = [k for k in subset[0] if k != "section"]
+        print("| " + " | ".join(keys) + " |")
+        print("|" + "---|" * len(keys))
+        for row in subset:
+            cells = []
+            for key in keys:
+                value = row.get(key)
+                if isinstance(value, float):
+                    value = f"{value:.3g}" if abs(value) < 1e4 else f"{value:.3e}"
+                cells.append(str(value))
+            print("| " + " | ".join(cells) + " |")
+
+
+def plot(rows, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
+    pad = [r for r in rows if r["section"] == "pad" and len(r["shape"]) == 4]
+    positions = np.arange(len(pad))
+    left.bar(positions - 0.2, [r["fwd_ratio"] for r in pad], 0.4, label="forward")
+    left.bar(positions + 0.2, [r["vjp_ratio"] for r in pad], 0.4, label="VJP")
+    left.axhline(1.3, color="C0", linestyle=":", label="forward target 1.3x")
+    left.axhline(1.5, color="C1", linestyle=":", label="VJP target 1.5x")
+    left.set_xticks(positions, [r["mode"] for r in pad])
+    left.set_ylabel("time / constant-mode lax.pad")
+    left.set_title(f"jaxpad.pad {tuple(pad[0]['shape'])}, pad {pad[0]['pad']}")
+    left.legend(fontsize=8)
+    right.bar(positions, [r["jnp_pad_vjp_over_jaxpad"] for r in pad], 0.5, color="C2")
+    right.axhline(5, color="C2", linestyle=":", label="target 5x")
+    right.set_xticks(positions, [r["mode"] for r in pad])
+    right.set_ylabel("jnp.pad VJP time / jaxpad VJP time")
+    right.set_title("VJP speed-up over jnp.pad")
+    right.legend(fontsize=8)
+    figure.suptitle(machine(), fontsize=9)
+    figure.tight_layout()
+    path.parent.mkdir(exist_ok=True)
+    figure.savefig(path, dpi=80)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds, smaller cases")
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--output", default=str(ROOT / "benchmarks" / "results.json"))
+    args = parser.parse_args()
+    quick = args.quick
+    rounds = args.rounds or (5 if quick else 20)
+    calls = 2 if quick else 5
+    backend = jax.default_backend()
+    print(f"# jaxpad benchmarks: {machine()}, backend {backend}")
+    print(f"# medians of {rounds} interleaved rounds ({calls} calls each) after warm-up")
+    start = time.perf_counter()
+    rows = []
+    if quick:
+        rows += pad_rows((4, 32, 32, 16), (1, 2), 3, rounds, calls)
+        rows += pad_rows((1 << 18,), (0,), 1024, rounds, calls)
+        rows += compile_rows((1, 10, 100, 1000), (1, 10, 50), repeats=1)
+        rows += memory_rows((4, 32, 32, 16), (1, 2), 3)
+        rows += broadcast_rows(rounds, calls)
+        rows += generator_step_rows(2, 32, 16, 2, rounds)
+    else:
+        rows += pad_rows((16, 64, 64, 64), (1, 2), 3, rounds, calls)
+        rows += pad_rows((1 << 22,), (0,), 1024, rounds, calls)
+        rows += compile_rows((1, 10, 100, 1000), (1, 10, 100, 500), repeats=3)
+        rows += memory_rows((16, 64, 64, 64), (1, 2), 3)
+        rows += dynamic_pad_rows(rounds, calls)
+        rows += broadcast_rows(rounds, calls)
+        rows += generator_step_rows(8, 64, 32, 6, rounds)
+    print_table(rows)
+    result = {
+        "machine": machine(),
+        "backend": backend,
+        "jax": jax.__version__,
+        "quick": quick,
+        "rounds": rounds,
+        "calls_per_round": calls,
+        "seconds": time.perf_counter() - start,
+        "rows": rows,
+    }
+    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+    print(f"\nwrote {args.output} ({result['seconds']:.0f} s)")
+    if not args.no_plot:
+        try:
+            plot(rows, ROOT / "docs" / "img" / "benchmarks.png")
+            print(f"wrote {ROOT / 'docs' / 'img' / 'benchmarks.png'}")
+        except ImportError:
+            print('no plot: matplotlib is missing (pip install -e ".[bench]")')
+
+
+if __name__ == "__main__":
+    main()
