@@ -429,7 +429,43 @@ def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, pa
     }
     if partitioned:
         return fold_by_pads(t, pieces, operand_shape)
+    if _fuses_as_one_sum(pieces, t.ndim):
+        return fold_as_one_sum(t, pieces, operand_shape)
     return fold_static(t, pieces, operand_shape)
+
+
+# Past this many piece combinations the single-sum fold's fusion gets too large.
+_MAX_FUSED_COMBINATIONS = 16
+
+
+def _fuses_as_one_sum(pieces, ndim) -> bool:
+    """Whether fold_as_one_sum is the faster fold: only copies and mirrors (edge
+    sums and period folds are reductions), few combinations, and the last axis not
+    padded, so that the fused loop's innermost dimension runs without branches."""
+    return (
+        bool(pieces)
+        and ndim - 1 not in pieces
+        and all(p.kind in ("copy", "reverse") for axis in pieces.values() for p in axis)
+        and math.prod(len(axis) for axis in pieces.values()) <= _MAX_FUSED_COMBINATIONS
+    )
+
+
+def fold_as_one_sum(t, pieces, operand_shape):
+    """The fold as one fused sum: every combination of per-axis pieces, padded into
+    place. XLA emits a single loop over the result, split across threads, where
+    fold_axes writes its bands with single-threaded in-place updates."""
+    axes = list(pieces)
+    total = None
+    for combination in itertools.product(*(pieces[axis] for axis in axes)):
+        part = t
+        for axis, piece in zip(axes, combination):
+            part = piece.extract(part, axis)
+        config = [(0, 0, 0)] * t.ndim
+        for axis, piece in zip(axes, combination):
+            config[axis] = (piece.src_start, operand_shape[axis] - piece.src_stop, 0)
+        part = lax.pad(part, np.zeros((), t.dtype), config)
+        total = part if total is None else total + part
+    return total
 
 
 def _fold_lowering_rule(ctx, *args, **params):
