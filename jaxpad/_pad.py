@@ -429,22 +429,29 @@ def _fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, pa
     }
     if partitioned:
         return fold_by_pads(t, pieces, operand_shape)
-    if _fuses_as_one_sum(pieces, t.ndim):
+    if _fuses_as_one_sum(pieces, operand_shape):
         return fold_as_one_sum(t, pieces, operand_shape)
     return fold_static(t, pieces, operand_shape)
 
 
 # Past this many piece combinations the single-sum fold's fusion gets too large.
 _MAX_FUSED_COMBINATIONS = 16
+_MIN_FUSED_ROW = 32
 
 
-def _fuses_as_one_sum(pieces, ndim) -> bool:
+def _fuses_as_one_sum(pieces, shape) -> bool:
     """Whether fold_as_one_sum is the faster fold: only copies and mirrors (edge
-    sums and period folds are reductions), few combinations, and the last axis not
-    padded, so that the fused loop's innermost dimension runs without branches."""
+    sums and period folds are reductions), few combinations, and unpadded trailing
+    axes of at least _MIN_FUSED_ROW elements, so that the fused loop's inner rows are
+    long and run without branches (with 3 channels it measured 2x slower)."""
+    row = 1
+    for axis in reversed(range(len(shape))):
+        if axis in pieces:
+            break
+        row *= shape[axis]
     return (
         bool(pieces)
-        and ndim - 1 not in pieces
+        and row >= _MIN_FUSED_ROW
         and all(p.kind in ("copy", "reverse") for axis in pieces.values() for p in axis)
         and math.prod(len(axis) for axis in pieces.values()) <= _MAX_FUSED_COMBINATIONS
     )

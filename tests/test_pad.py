@@ -591,10 +591,10 @@ def test_one_long_axis_pads_in_place_without_a_gather(mode, begin, end):
 
 @pytest.mark.parametrize("mode", ["reflect", "symmetric", "wrap"])
 def test_fold_of_inner_axes_is_one_fused_sum(mode):
-    # Pads on inner axes with the last axis unpadded: the fold is one sum of padded
-    # pieces (one multi-threaded loop), not a slice plus in-place band updates.
-    x = np.random.default_rng(0).standard_normal((2, 9, 7, 4)).astype(np.float32)
-    ct = np.random.default_rng(1).standard_normal((2, 14, 10, 4)).astype(np.float32)
+    # Pads on inner axes with long unpadded rows (32 channels): the fold is one sum of
+    # padded pieces (one multi-threaded loop), not a slice plus in-place band updates.
+    x = np.random.default_rng(0).standard_normal((2, 9, 7, 32)).astype(np.float32)
+    ct = np.random.default_rng(1).standard_normal((2, 14, 10, 32)).astype(np.float32)
 
     def vjp(pad):
         return jax.jit(lambda x, ct: jax.vjp(pad, x)[1](ct)[0])
@@ -603,3 +603,6 @@ def test_fold_of_inner_axes_is_one_fused_sum(mode):
     theirs = vjp(lambda x: jnp.pad(x, ((0, 0), (3, 2), (1, 2), (0, 0)), mode))
     np.testing.assert_allclose(ours(x, ct), theirs(x, ct), rtol=1e-5, atol=1e-5)
     assert "dynamic-update-slice" not in ours.lower(x, ct).compile().as_text()
+    # With 3 channels the fused loop's rows are too short; the band updates stay.
+    few = vjp(lambda x: jaxpad.pad(x, [0, 3, 1, 0], [0, 2, 2, 0], mode))
+    assert "dynamic-update-slice" in few.lower(x[..., :3], ct[..., :3]).compile().as_text()
