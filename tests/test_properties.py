@@ -5,7 +5,8 @@ Each property draws ranks 0-5 and sizes 0-7, pads in [-2n-2, 2n+2] with a valid 
 and checks: the value against the oracle (``numpy.pad`` with SEMANTICS.md's index rule,
 ``numpy.broadcast_to``), the shape rule against ``jax.eval_shape``, eager against jit,
 and the VJP against ``jax.linear_transpose`` of a dense 0/1-matrix reference. The number
-of examples comes from the hypothesis profile in ``tests/conftest.py``.
+of examples comes from the hypothesis profile in ``tests/conftest.py``. The 64-bit
+dtypes run under ``jax.enable_x64``.
 """
 
 from __future__ import annotations
@@ -193,3 +194,20 @@ def test_broadcast_vjp_is_the_dense_transpose(case):
     cotangent = _random_array(out_shape, np.float32, seed + 1)
     _, vjp = jax.vjp(lambda x: jaxpad.broadcast(x, target, mode, axes), x)
     np.testing.assert_allclose(vjp(cotangent)[0], _dense_vjp(matrix, out_shape, x, cotangent))
+
+
+@given(pad_cases(), st.sampled_from([jnp.int64, jnp.uint64, jnp.float64, jnp.complex128]))
+def test_64_bit_dtypes_under_x64(case, dtype):
+    mode, shape, pads_begin, pads_end, seed = case
+    with jax.enable_x64(True):
+        x = _random_array(shape, dtype, seed)
+        expected = numpy_pad(x, pads_begin, pads_end, mode)
+        padded = jax.jit(lambda x: jaxpad.pad(x, pads_begin, pads_end, mode))(x)
+        assert padded.dtype == dtype
+        np.testing.assert_array_equal(padded, expected)
+        pads = np.asarray(pads_begin, np.int64).reshape(len(shape))
+        shifted = jaxpad.dynamic_pad(x, pads, expected.shape, mode)
+        np.testing.assert_array_equal(shifted, expected)
+        np.testing.assert_array_equal(
+            jaxpad.broadcast(x, (2, *shape)), np.broadcast_to(x, (2, *shape))
+        )
