@@ -251,7 +251,7 @@ def _pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, partiti
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
     if partitioned:
-        return concatenate_padded(x, out_shape, pads_begin, mode, partitioned=True)
+        return concatenate_padded(x, out_shape, pads_begin, mode)
     padded_axes = [a for a in range(x.ndim) if pads_begin[a] or out_shape[a] != x.shape[a]]
     if len(padded_axes) == 1 and out_shape[padded_axes[0]] > _MAX_STATIC_TABLE:
         # One long padded axis: a concatenate of slices copies the array once, like
@@ -275,15 +275,21 @@ def _pad_then_update(x, axis, out_shape, pads_begin, mode):
     for piece in pieces:
         if piece.direct:
             continue
-        part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
-        if piece.kind == "reverse":
-            part = lax.rev(part, (axis,))
-        elif piece.kind == "sum":
-            shape = list(part.shape)
-            shape[axis] = piece.stop - piece.start
-            part = jnp.broadcast_to(part, shape)
-        out = lax.dynamic_update_slice_in_dim(out, part, piece.start, axis)
+        out = lax.dynamic_update_slice_in_dim(out, piece_values(x, piece, axis), piece.start, axis)
     return out
+
+
+def piece_values(x, piece, axis: int):
+    """What ``piece`` writes into the output along ``axis``: its source slice of ``x``,
+    mirrored (reflect, symmetric) or stretched (edge) to the piece's length."""
+    part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
+    if piece.kind == "reverse":
+        return lax.rev(part, (axis,))
+    if piece.kind == "sum":
+        shape = list(part.shape)
+        shape[axis] = piece.stop - piece.start
+        return jnp.broadcast_to(part, shape)
+    return part
 
 
 def _pad_lowering_rule(ctx, *args, **params):
@@ -314,15 +320,14 @@ def gather_padded(x, out_shape, pads_begin, mode):
     return gather_tables(x, tables)
 
 
-def concatenate_padded(x, out_shape, pads_begin, mode, *, partitioned: bool):
+def concatenate_padded(x, out_shape, pads_begin, mode):
     """Pads axis by axis with a concatenate of the pieces each output range reads.
 
     For programs partitioned over several devices: XLA's SPMD partitioner turns the
     slices and the concatenate along a sharded axis into collective-permutes of the
     bands that cross a shard boundary, where it would all-gather the operand of a
-    gather. Also for one long padded axis on one device, where it is one copy. Axes
-    whose pads span more than a period (pieces that repeat) use the gather; their
-    count would otherwise grow with the pad width.
+    gather. Axes whose pads span more than a period (pieces that repeat) use the
+    gather; their count would otherwise grow with the pad width.
     """
     for axis in range(x.ndim):
         n, size = x.shape[axis], out_shape[axis]
@@ -336,19 +341,10 @@ def concatenate_padded(x, out_shape, pads_begin, mode, *, partitioned: bool):
             padded_pads[axis] = pads_begin[axis]
             x = gather_padded(x, tuple(axis_shape), padded_pads, mode)
             continue
-        if mode == "edge" and partitioned:
+        if mode == "edge":
             x = _edge_by_pads(x, axis, pieces, size)
             continue
-        parts = []
-        for piece in pieces:
-            part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
-            if piece.kind == "reverse":
-                part = lax.rev(part, (axis,))
-            elif piece.kind == "sum":
-                shape = list(part.shape)
-                shape[axis] = piece.stop - piece.start
-                part = jnp.broadcast_to(part, shape)
-            parts.append(part)
+        parts = [piece_values(x, piece, axis) for piece in pieces]
         x = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
     return x
 
@@ -361,11 +357,7 @@ def _edge_by_pads(x, axis, pieces, size):
     """
     total = None
     for piece in pieces:
-        part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
-        if piece.kind == "sum":
-            shape = list(part.shape)
-            shape[axis] = piece.stop - piece.start
-            part = jnp.broadcast_to(part, shape)
+        part = piece_values(x, piece, axis)
         config = [(0, 0, 0)] * x.ndim
         config[axis] = (piece.start, size - piece.stop, 0)
         part = lax.pad(part, np.zeros((), x.dtype), config)
