@@ -1,10 +1,12 @@
-"""Output shardings for jaxpad's shape rules under explicit mesh axes.
+"""jaxpad's ops on sharded arrays: output shardings, lowering, shard_map operands.
 
-With ``AxisType.Explicit`` meshes an aval carries its sharding, and a shape rule must
-say the output's. jaxpad's ops move input axes to output axes (pad and fold resize them,
-broadcast inserts and stretches them); an output axis keeps its input axis's mesh axes
-when its new size still splits evenly over them, and is replicated otherwise. Under
-``AxisType.Auto`` avals carry no mesh axes and XLA's partitioner decides.
+- Shape rules: with ``AxisType.Explicit`` meshes an aval carries its sharding and a
+  shape rule must give the output's. An output axis keeps its input axis's mesh axes
+  when its new size still splits evenly over them, and is replicated otherwise.
+  Under ``AxisType.Auto`` avals carry no mesh axes and XLA's partitioner decides.
+- Lowering: ``is_partitioned`` tells the lowerings to pick their halo-exchanging
+  forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto.
+- ``shard_map``: ``match_varying`` casts operands that vary over different mesh axes.
 """
 
 from __future__ import annotations
