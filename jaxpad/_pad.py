@@ -456,15 +456,19 @@ def fold_as_one_sum(t, pieces, operand_shape):
     axes = list(pieces)
     total = None
     for combination in itertools.product(*(pieces[axis] for axis in axes)):
-        part = t
-        for axis, piece in zip(axes, combination):
-            part = piece.extract(part, axis)
-        config = [(0, 0, 0)] * t.ndim
-        for axis, piece in zip(axes, combination):
-            config[axis] = (piece.src_start, operand_shape[axis] - piece.src_stop, 0)
-        part = lax.pad(part, np.zeros((), t.dtype), config)
+        part = _placed(t, axes, combination, operand_shape)
         total = part if total is None else total + part
     return total
+
+
+def _placed(t, axes, combination, operand_shape):
+    """The cotangent's contribution through one piece per axis, padded into its place
+    in an array of the operand's size along those axes."""
+    config = [(0, 0, 0)] * t.ndim
+    for axis, piece in zip(axes, combination):
+        t = piece.extract(t, axis)
+        config[axis] = (piece.src_start, operand_shape[axis] - piece.src_stop, 0)
+    return lax.pad(t, np.zeros((), t.dtype), config)
 
 
 def _fold_lowering_rule(ctx, *args, **params):
@@ -475,19 +479,12 @@ def _fold_lowering_rule(ctx, *args, **params):
 
 
 def fold_by_pads(t, pieces, operand_shape):
-    """The fold for partitioned programs: per axis, each piece's contribution padded
-    into place and summed. Slices and pads along a sharded axis partition into
-    collective-permutes, where fold_axes's dynamic_update_slice would gather."""
+    """The fold for partitioned programs: one axis at a time, each piece's
+    contribution padded into place and summed. Slices and pads along a sharded axis
+    partition into collective-permutes, where fold_axes's dynamic_update_slice would
+    gather."""
     for axis, axis_pieces in pieces.items():
-        n = operand_shape[axis]
-        total = None
-        for piece in axis_pieces:
-            part = piece.extract(t, axis)
-            config = [(0, 0, 0)] * t.ndim
-            config[axis] = (piece.src_start, n - piece.src_stop, 0)
-            part = lax.pad(part, np.zeros((), t.dtype), config)
-            total = part if total is None else total + part
-        t = total
+        t = fold_as_one_sum(t, {axis: axis_pieces}, operand_shape)
     return t
 
 
@@ -540,13 +537,7 @@ def fold_axes(t, pieces, operand_shape):
     full = [(0, size) for size in result_shape]
     direct = [pieces[axis][0] for axis in axes]
     if all(piece.direct for piece in direct):
-        part = t
-        for axis, piece in zip(axes, direct):
-            part = piece.extract(part, axis)
-        config = [(0, 0, 0)] * t.ndim
-        for axis, piece in zip(axes, direct):
-            config[axis] = (piece.src_start, result_shape[axis] - piece.src_stop, 0)
-        result = lax.pad(part, np.zeros((), t.dtype), config)
+        result = _placed(t, axes, direct, result_shape)
     else:
         result = jnp.zeros(result_shape, t.dtype)
     interiors = {axis: interior_range(pieces[axis], result_shape[axis]) for axis in axes}

@@ -28,6 +28,15 @@ def _non_negative(fn, arg_name, values):
     return values
 
 
+def _symmetric_widths(fn, arg_name, value):
+    """A framework's symmetric padding: an int for every axis, or one int per axis
+    (each padding both ends). Non-negative, as the frameworks require."""
+    if isinstance(value, int):
+        return _non_negative(fn, arg_name, _checks.static_int(fn, arg_name, value))
+    widths = _non_negative(fn, arg_name, _checks.static_int_tuple(fn, arg_name, value))
+    return tuple((w, w) for w in widths)
+
+
 def _label(fn, *args):
     return f"jaxpad.policies.{fn}({', '.join(repr(a) for a in args)})"
 
@@ -113,14 +122,9 @@ def torch(padding=0, ceil_mode: bool = False, count_include_pad: bool = True) ->
         if padding == "valid":
             return PaddingPolicy("valid", divisor=divisor, name=label)
         return PaddingPolicy("same_stride1", divisor=divisor, stride1_only=True, name=label)
-    if isinstance(padding, int):
-        explicit = _non_negative(fn, "padding", _checks.static_int(fn, "padding", padding))
-    else:
-        widths = _non_negative(fn, "padding", _checks.static_int_tuple(fn, "padding", padding))
-        explicit = tuple((p, p) for p in widths)
     return PaddingPolicy(
         "explicit",
-        explicit=explicit,
+        explicit=_symmetric_widths(fn, "padding", padding),
         rounding="ceil" if ceil_mode else "floor",
         divisor=divisor,
         half_window_pool_pads=True,
@@ -137,15 +141,9 @@ def caffe(pad=0, round_mode: str = "ceil") -> PaddingPolicy:
     """
     fn = "jaxpad.policies.caffe"
     _checks.check_choice(fn, "round_mode", round_mode, ("ceil", "floor"))
-    if isinstance(pad, int):
-        explicit = _non_negative(fn, "pad", _checks.static_int(fn, "pad", pad))
-    else:
-        explicit = tuple(
-            (p, p) for p in _non_negative(fn, "pad", _checks.static_int_tuple(fn, "pad", pad))
-        )
     return PaddingPolicy(
         "explicit",
-        explicit=explicit,
+        explicit=_symmetric_widths(fn, "pad", pad),
         rounding=round_mode,
         ceil_clip="caffe",
         divisor="padded",
