@@ -2,11 +2,22 @@
 
 The machines are shared and noisy; interleaving spreads the noise over all candidates
 alike, so the ratios between them are what to read.
+
+The other source of noise is the allocator. XLA:CPU mallocs every output buffer per
+call. With glibc's defaults a 16 MB buffer is sometimes a fresh mmap (the threshold
+moves with the allocation history) or comes from a per-thread arena that was trimmed,
+and writing it then takes 4096 page faults: 3-5 ms on the 2-core VM, more than the
+copy itself. Which program gets hit changes from process to process. ``pin_allocator``
+keeps freed buffers in one arena for reuse, so the timings measure the kernels; the
+page faults per call are counted either way.
 """
 
 from __future__ import annotations
 
+import os
 import platform
+import resource
+import sys
 import time
 
 import jax
@@ -21,10 +32,50 @@ def machine() -> str:
     )
 
 
+# glibc's mallopt settings through the environment: one arena, no mmap below 32 MiB
+# (its maximum), and never trim the heap, so a freed buffer is reused as it is.
+PINNED_MALLOC = {
+    "MALLOC_ARENA_MAX": "1",
+    "MALLOC_MMAP_THRESHOLD_": str(32 << 20),
+    "MALLOC_TRIM_THRESHOLD_": str(1 << 40),
+}
+
+
+def pin_allocator(argv: list[str]) -> None:
+    """Re-executes this process with ``PINNED_MALLOC`` unless it already runs with it.
+
+    glibc reads these variables once, at start-up, so they cannot be set from inside.
+    """
+    if platform.system() != "Linux" or allocator() == "pinned":
+        return
+    os.execve(sys.executable, [sys.executable, *argv], {**os.environ, **PINNED_MALLOC})
+
+
+def allocator() -> str:
+    pinned = all(os.environ.get(name) == value for name, value in PINNED_MALLOC.items())
+    return "pinned" if pinned else "system"
+
+
+def page_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def interleaved_medians(
     candidates: dict, args_for: dict, rounds: int = 30, warmup: int = 3, calls: int = 5
 ) -> dict[str, float]:
-    """Median seconds per call of each jitted candidate, from interleaved rounds.
+    """Median seconds per call of each jitted candidate, from interleaved rounds."""
+    return {
+        name: seconds
+        for name, (seconds, _) in interleaved_stats(
+            candidates, args_for, rounds, warmup, calls
+        ).items()
+    }
+
+
+def interleaved_stats(
+    candidates: dict, args_for: dict, rounds: int = 30, warmup: int = 3, calls: int = 5
+) -> dict[str, tuple[float, float]]:
+    """Median seconds and median page faults per call of each jitted candidate.
 
     Each round times ``calls`` back-to-back calls of one candidate, then moves on to
     the next, so a burst of noise from a neighbour hits every candidate alike.
@@ -33,6 +84,7 @@ def interleaved_medians(
         for name, fn in candidates.items():
             jax.block_until_ready(fn(*args_for[name]))
     times = {name: [] for name in candidates}
+    faults = {name: [] for name in candidates}
     names = list(candidates)
     order = np.random.default_rng(0)
     for _ in range(rounds):
@@ -41,8 +93,9 @@ def interleaved_medians(
         for index in order.permutation(len(names)):
             name = names[index]
             fn = candidates[name]
-            start = time.perf_counter()
+            first_fault, start = page_faults(), time.perf_counter()
             for _ in range(calls):
                 jax.block_until_ready(fn(*args_for[name]))
             times[name].append((time.perf_counter() - start) / calls)
-    return {name: float(np.median(t)) for name, t in times.items()}
+            faults[name].append((page_faults() - first_fault) / calls)
+    return {name: (float(np.median(times[name])), float(np.median(faults[name]))) for name in names}

@@ -4,7 +4,9 @@
     python benchmarks/run.py --quick    # fewer rounds and smaller cases, under a minute
 
 Sections, each timed in interleaved rounds (A B A B ..., shuffled every round) in this
-one process, medians after warm-up:
+one process, medians after warm-up. The run re-executes itself with glibc's malloc
+pinned (``--system-malloc`` keeps the defaults; benchmarks/_timing.py says why) and
+counts page faults per call of each VJP.
 
 1. ``jaxpad.pad`` per mode, forward and VJP, against constant-mode ``lax.pad`` and
    ``jnp.pad``: shape (16, 64, 64, 64) with pad 3 on axes 1 and 2, and a 1-D 2**22
@@ -35,7 +37,13 @@ from jax import lax
 
 sys.path.insert(0, os.path.dirname(__file__))
 import bench_dynamic_pad  # noqa: E402
-from _timing import interleaved_medians, machine  # noqa: E402
+from _timing import (  # noqa: E402
+    allocator,
+    interleaved_medians,
+    interleaved_stats,
+    machine,
+    pin_allocator,
+)
 
 import jaxpad  # noqa: E402
 
@@ -52,7 +60,13 @@ def _random(shape, seed=0):
 
 
 def pad_rows(shape, pad_axes, pad, rounds, calls):
-    """Forward and VJP of every mode against constant lax.pad and against jnp.pad."""
+    """Forward and VJP of every mode against constant lax.pad and against jnp.pad.
+
+    Two interleaved groups: jaxpad against constant lax.pad, then jaxpad against
+    jnp.pad. Mixed into one group, jnp.pad's VJPs (20-40 ms, several 16 MB
+    temporaries) moved every other program's median by up to 30%, the copy-sized
+    ones most, so that identical programs differed by 1.2x.
+    """
     x = _random(shape)
     begin = [pad if axis in pad_axes else 0 for axis in range(len(shape))]
     out_shape = tuple(n + 2 * b for n, b in zip(shape, begin))
@@ -61,8 +75,9 @@ def pad_rows(shape, pad_axes, pad, rounds, calls):
     def lax_constant(x):
         return lax.pad(x, np.float32(0), [(b, b, 0) for b in begin])
 
-    candidates = {("lax", "constant", "fwd"): jax.jit(lax_constant)}
-    candidates[("lax", "constant", "vjp")] = _vjp(lax_constant)
+    against_lax = {("lax", "constant", "fwd"): jax.jit(lax_constant)}
+    against_lax[("lax", "constant", "vjp")] = _vjp(lax_constant)
+    against_jnp = {}
     for mode in MODES:
 
         def ours(x, mode=mode):
@@ -71,17 +86,26 @@ def pad_rows(shape, pad_axes, pad, rounds, calls):
         def theirs(x, mode=mode):
             return jnp.pad(x, [(b, b) for b in begin], mode=mode)
 
-        candidates[("jaxpad", mode, "fwd")] = jax.jit(ours)
-        candidates[("jaxpad", mode, "vjp")] = _vjp(ours)
-        candidates[("jnp.pad", mode, "fwd")] = jax.jit(theirs)
-        candidates[("jnp.pad", mode, "vjp")] = _vjp(theirs)
-    args = {key: (x,) if key[2] == "fwd" else (x, ct) for key in candidates}
-    medians = interleaved_medians(candidates, args, rounds=rounds, calls=calls)
+        against_lax[("jaxpad", mode, "fwd")] = jax.jit(ours)
+        against_lax[("jaxpad", mode, "vjp")] = _vjp(ours)
+        against_jnp[("jaxpad", mode, "vjp")] = against_lax[("jaxpad", mode, "vjp")]
+        against_jnp[("jnp.pad", mode, "fwd")] = jax.jit(theirs)
+        against_jnp[("jnp.pad", mode, "vjp")] = _vjp(theirs)
+
+    def args(candidates):
+        return {key: (x,) if key[2] == "fwd" else (x, ct) for key in candidates}
+
+    stats = interleaved_stats(against_lax, args(against_lax), rounds=rounds, calls=calls)
+    medians = {key: seconds for key, (seconds, _) in stats.items()}
+    medians_jnp = interleaved_medians(against_jnp, args(against_jnp), rounds=rounds, calls=calls)
     fwd_ref, vjp_ref = medians[("lax", "constant", "fwd")], medians[("lax", "constant", "vjp")]
     rows = []
     for mode in MODES:
         fwd, vjp = medians[("jaxpad", mode, "fwd")], medians[("jaxpad", mode, "vjp")]
-        jnp_fwd, jnp_vjp = medians[("jnp.pad", mode, "fwd")], medians[("jnp.pad", mode, "vjp")]
+        jnp_fwd, jnp_vjp = (
+            medians_jnp[("jnp.pad", mode, "fwd")],
+            medians_jnp[("jnp.pad", mode, "vjp")],
+        )
         rows.append(
             {
                 "section": "pad",
@@ -98,7 +122,9 @@ def pad_rows(shape, pad_axes, pad, rounds, calls):
                 "vjp_ratio": vjp / vjp_ref,
                 "jnp_pad_fwd_ms": 1e3 * jnp_fwd,
                 "jnp_pad_vjp_ms": 1e3 * jnp_vjp,
-                "jnp_pad_vjp_over_jaxpad": jnp_vjp / vjp,
+                "jnp_pad_vjp_over_jaxpad": jnp_vjp / medians_jnp[("jaxpad", mode, "vjp")],
+                "vjp_page_faults": stats[("jaxpad", mode, "vjp")][1],
+                "reference_vjp_page_faults": stats[("lax", "constant", "vjp")][1],
             }
         )
     return rows
@@ -378,13 +404,21 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--no-plot", action="store_true")
     parser.add_argument("--output", default=str(ROOT / "benchmarks" / "results.json"))
+    parser.add_argument(
+        "--system-malloc",
+        action="store_true",
+        help="keep glibc's default malloc settings (see benchmarks/_timing.py)",
+    )
     args = parser.parse_args()
+    if not args.system_malloc:
+        pin_allocator(sys.argv)
     quick = args.quick
     rounds = args.rounds or (5 if quick else 20)
     calls = 2 if quick else 5
     backend = jax.default_backend()
     print(f"# jaxpad benchmarks: {machine()}, backend {backend}")
     print(f"# medians of {rounds} interleaved rounds ({calls} calls each) after warm-up")
+    print(f"# malloc: {allocator()}")
     start = time.perf_counter()
     rows = []
     if quick:
@@ -410,6 +444,7 @@ def main():
         "quick": quick,
         "rounds": rounds,
         "calls_per_round": calls,
+        "malloc": allocator(),
         "seconds": time.perf_counter() - start,
         "rows": rows,
     }

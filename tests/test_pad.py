@@ -13,6 +13,7 @@ from jax import lax
 from jax.test_util import check_grads
 
 import jaxpad
+from jaxpad import _pad
 from tests.cases import DTYPES, MODES, NON_CONSTANT
 from tests.oracles import numpy_pad, random_pads
 
@@ -589,20 +590,57 @@ def test_one_long_axis_pads_in_place_without_a_gather(mode, begin, end):
     assert ("gather" in f.lower(x).as_text()) == (max(begin, end) > period)
 
 
-@pytest.mark.parametrize("mode", ["reflect", "symmetric", "wrap"])
-def test_fold_of_inner_axes_is_one_fused_sum(mode):
-    # Pads on inner axes with long unpadded rows (32 channels): the fold is one sum of
-    # padded pieces (one multi-threaded loop), not a slice plus in-place band updates.
-    x = np.random.default_rng(0).standard_normal((2, 9, 7, 32)).astype(np.float32)
-    ct = np.random.default_rng(1).standard_normal((2, 14, 10, 32)).astype(np.float32)
+def _entry_kernels(compiled_text):
+    entry = compiled_text.split("ENTRY")[1]
+    return entry.count(" fusion("), entry
 
-    def vjp(pad):
-        return jax.jit(lambda x, ct: jax.vjp(pad, x)[1](ct)[0])
 
-    ours = vjp(lambda x: jaxpad.pad(x, [0, 3, 1, 0], [0, 2, 2, 0], mode))
-    theirs = vjp(lambda x: jnp.pad(x, ((0, 0), (3, 2), (1, 2), (0, 0)), mode))
-    np.testing.assert_allclose(ours(x, ct), theirs(x, ct), rtol=1e-5, atol=1e-5)
-    assert "dynamic-update-slice" not in ours.lower(x, ct).compile().as_text()
-    # With 3 channels the fused loop's rows are too short; the band updates stay.
-    few = vjp(lambda x: jaxpad.pad(x, [0, 3, 1, 0], [0, 2, 2, 0], mode))
-    assert "dynamic-update-slice" in few.lower(x[..., :3], ct[..., :3]).compile().as_text()
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("channels", [32, 3])
+def test_fold_of_leading_axes_is_one_concatenate_kernel(mode, channels):
+    # The fold of axes other than the last is one concatenate of boxes: one
+    # multi-threaded loop, where band updates in place took one kernel each.
+    x = np.random.default_rng(0).standard_normal((2, 9, 7, channels)).astype(np.float32)
+    ct = np.random.default_rng(1).standard_normal((2, 14, 10, channels)).astype(np.float32)
+    ours = jax.jit(jax.vjp(lambda x: jaxpad.pad(x, [0, 3, 1, 0], [0, 2, 2, 0], mode), x)[1])
+    theirs = jax.vjp(lambda x: jnp.pad(x, ((0, 0), (3, 2), (1, 2), (0, 0)), mode), x)[1]
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+    kernels, entry = _entry_kernels(ours.lower(ct).compile().as_text())
+    assert kernels == 1 and "concatenate" in entry
+    assert "dynamic-update-slice" not in entry
+
+
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("last", [40, _pad._MIN_UPDATED_ROW])
+def test_fold_of_a_long_last_axis_updates_bands_in_place(mode, last):
+    # Along a long last axis a concatenate chooses its operand per element (2-4x
+    # slower than the copy); the fold is a slice plus in-place band updates instead.
+    x = np.random.default_rng(0).standard_normal((5, last)).astype(np.float32)
+    ct = np.random.default_rng(1).standard_normal((9, last + 5)).astype(np.float32)
+    ours = jax.jit(jax.vjp(lambda x: jaxpad.pad(x, [2, 3], [2, 2], mode), x)[1])
+    theirs = jax.vjp(lambda x: jnp.pad(x, ((2, 2), (3, 2)), mode), x)[1]
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+    kernels, entry = _entry_kernels(ours.lower(ct).compile().as_text())
+    if last < _pad._MIN_UPDATED_ROW:
+        assert kernels == 1 and "concatenate" in entry
+    else:
+        assert "dynamic-update-slice" in entry and "concatenate" not in entry
+
+
+def test_fold_with_many_boxes_folds_a_group_of_axes_at_a_time(monkeypatch):
+    # Reflect by 2 on four axes of 6 cuts each into 5 segments: 625 boxes in one
+    # concatenate. In groups of at most _MAX_FOLD_BOXES the program is far smaller.
+    shape = (6, 6, 6, 6, 4)
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    pads = [2, 2, 2, 2, 0]
+    ct = np.random.default_rng(1).standard_normal((10, 10, 10, 10, 4)).astype(np.float32)
+    theirs = jax.vjp(lambda x: jnp.pad(x, [(p, p) for p in pads], "reflect"), x)[1]
+
+    def program_lines():
+        ours = jax.jit(jax.vjp(lambda x: jaxpad.pad(x, pads, pads, "reflect"), x)[1])
+        np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+        return len(ours.lower(ct).as_text().splitlines())
+
+    grouped = program_lines()
+    monkeypatch.setattr(_pad, "_MAX_FOLD_BOXES", 10**6)
+    assert 3 * grouped < program_lines()
