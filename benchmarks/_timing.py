@@ -73,16 +73,27 @@ def interleaved_medians(
 
 
 def interleaved_stats(
-    candidates: dict, args_for: dict, rounds: int = 30, warmup: int = 3, calls: int = 5
+    candidates: dict,
+    args_for: dict,
+    rounds: int = 30,
+    warmup: int = 3,
+    calls: int = 5,
+    copies: int = 1,
 ) -> dict[str, tuple[float, float]]:
     """Median seconds and median page faults per call of each jitted candidate.
 
     Each round times ``calls`` back-to-back calls of one candidate, then moves on to
-    the next, so a burst of noise from a neighbour hits every candidate alike.
+    the next, so a burst of noise from a neighbour hits every candidate alike. With
+    ``copies`` > 1 the calls cycle through that many copies of the arguments, at
+    different addresses: a streaming copy's speed depends on where its input lies
+    relative to its output (cache-set and 4K aliasing), and one fixed placement made
+    identical programs differ by 10-20% from one process to the next.
     """
+    arg_sets = _copied_arguments(args_for, copies)
     for _ in range(warmup):
         for name, fn in candidates.items():
-            jax.block_until_ready(fn(*args_for[name]))
+            for args in arg_sets[name]:
+                jax.block_until_ready(fn(*args))
     times = {name: [] for name in candidates}
     faults = {name: [] for name in candidates}
     names = list(candidates)
@@ -94,8 +105,25 @@ def interleaved_stats(
             name = names[index]
             fn = candidates[name]
             first_fault, start = page_faults(), time.perf_counter()
-            for _ in range(calls):
-                jax.block_until_ready(fn(*args_for[name]))
+            for call in range(calls):
+                jax.block_until_ready(fn(*arg_sets[name][call % copies]))
             times[name].append((time.perf_counter() - start) / calls)
             faults[name].append((page_faults() - first_fault) / calls)
     return {name: (float(np.median(times[name])), float(np.median(faults[name]))) for name in names}
+
+
+def _copied_arguments(args_for: dict, copies: int) -> dict[str, list[tuple]]:
+    """``copies`` argument tuples per candidate; an array shared by several candidates
+    shares its copies too."""
+    copied = {}
+
+    def copies_of(value):
+        if id(value) not in copied:
+            extra = [jax.numpy.array(value, copy=True) for _ in range(copies - 1)]
+            copied[id(value)] = [value, *extra]
+        return copied[id(value)]
+
+    return {
+        name: list(zip(*(copies_of(value) for value in args))) if args else [()] * copies
+        for name, args in args_for.items()
+    }

@@ -95,9 +95,14 @@ def pad_rows(shape, pad_axes, pad, rounds, calls):
     def args(candidates):
         return {key: (x,) if key[2] == "fwd" else (x, ct) for key in candidates}
 
-    stats = interleaved_stats(against_lax, args(against_lax), rounds=rounds, calls=calls)
+    stats = interleaved_stats(
+        against_lax, args(against_lax), rounds=rounds, calls=calls, copies=calls
+    )
     medians = {key: seconds for key, (seconds, _) in stats.items()}
-    medians_jnp = interleaved_medians(against_jnp, args(against_jnp), rounds=rounds, calls=calls)
+    stats_jnp = interleaved_stats(
+        against_jnp, args(against_jnp), rounds=rounds, calls=calls, copies=calls
+    )
+    medians_jnp = {key: seconds for key, (seconds, _) in stats_jnp.items()}
     fwd_ref, vjp_ref = medians[("lax", "constant", "fwd")], medians[("lax", "constant", "vjp")]
     rows = []
     for mode in MODES:
@@ -125,6 +130,7 @@ def pad_rows(shape, pad_axes, pad, rounds, calls):
                 "jnp_pad_vjp_over_jaxpad": jnp_vjp / medians_jnp[("jaxpad", mode, "vjp")],
                 "vjp_page_faults": stats[("jaxpad", mode, "vjp")][1],
                 "reference_vjp_page_faults": stats[("lax", "constant", "vjp")][1],
+                "jnp_pad_vjp_page_faults": stats_jnp[("jnp.pad", mode, "vjp")][1],
             }
         )
     return rows
