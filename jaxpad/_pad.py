@@ -520,8 +520,9 @@ def fold_as_concatenate(t, pieces, operand_shape):
     segment per axis) is the sum of the slices of ``t`` that land in it, and a nested
     concatenate puts the boxes together. XLA emits it as one loop over the result,
     split across threads, with the box choice hoisted out of the inner rows: it runs
-    at the speed of the plain copy. Band updates in place would take one kernel each,
-    and a sum of padded pieces tests every piece for every element.
+    at the speed of the plain copy. Band updates in place take one kernel each, and
+    a sum of padded pieces tests every piece for every element, which is slow for
+    short rows and for edge's summed bands.
     """
     axes = list(pieces)
     combinations = list(itertools.product(*(pieces[axis] for axis in axes)))
