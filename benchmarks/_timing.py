@@ -3,13 +3,16 @@
 The machines are shared and noisy; interleaving spreads the noise over all candidates
 alike, so the ratios between them are what to read.
 
-The other source of noise is the allocator. XLA:CPU mallocs every output buffer per
-call. With glibc's defaults a 16 MB buffer is sometimes a fresh mmap (the threshold
-moves with the allocation history) or comes from a per-thread arena that was trimmed,
-and writing it then takes 4096 page faults: 3-5 ms on the 2-core VM, more than the
-copy itself. Which program gets hit changes from process to process. ``pin_allocator``
-keeps freed buffers in one arena for reuse, so the timings measure the kernels; the
-page faults per call are counted either way.
+The other source of noise is the allocator. XLA:CPU mallocs every output buffer and
+temporary per call, on the calling thread for computations under 1000 flops and on a
+worker thread for the rest. With glibc's defaults a buffer is sometimes a fresh mmap
+(the threshold moves with the allocation history, up to 32 MiB) or comes from a
+worker's arena that was trimmed, and writing it then page-faults: 4096 faults for
+16 MB, 3-5 ms on the 2-core VM, more than the copy itself. Which program gets hit
+changes from process to process, and a slice (no flops, run inline) never is.
+``pin_allocator`` takes every allocation from one heap that is never given back, so
+no candidate faults and the timings measure the kernels; the page faults per call
+are counted either way.
 """
 
 from __future__ import annotations
@@ -32,11 +35,11 @@ def machine() -> str:
     )
 
 
-# glibc's mallopt settings through the environment: one arena, no mmap below 32 MiB
-# (its maximum), and never trim the heap, so a freed buffer is reused as it is.
+# glibc's mallopt settings through the environment: one arena, no mmap at all, and
+# never trim the heap, so a freed buffer is reused as it is.
 PINNED_MALLOC = {
     "MALLOC_ARENA_MAX": "1",
-    "MALLOC_MMAP_THRESHOLD_": str(32 << 20),
+    "MALLOC_MMAP_MAX_": "0",
     "MALLOC_TRIM_THRESHOLD_": str(1 << 40),
 }
 
