@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -69,14 +71,20 @@ def _random_case(rng, dtype=np.float32, max_rank=3):
 
 @pytest.mark.parametrize("mode,kwargs", CASES, ids=lambda c: str(c))
 def test_matches_numpy_float(mode, kwargs):
-    rng = np.random.default_rng(abs(hash((mode, str(kwargs)))) % 2**32)
+    # A seed per case that is the same in every process (str hashes are salted).
+    rng = np.random.default_rng(zlib.crc32(f"{mode}{kwargs}".encode()))
     for _ in range(6):
         x, widths = _random_case(rng)
         kw = _concrete(kwargs, rng, x.ndim)
-        expected = np.pad(x, widths, mode, **kw)
+        # numpy in float64 is the reference: odd reflection builds values several
+        # times the input's size and subtracts them, so float32 numpy and jaxpad
+        # (one even pad plus an affine term) round differently, both by a few ulps
+        # of the largest value.
+        expected = np.pad(x.astype(np.float64), widths, mode, **kw)
         got = _jit_pad(x, widths, mode, kw)
         assert got.shape == expected.shape and got.dtype == x.dtype
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+        scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5 * scale)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int8, np.uint8])
