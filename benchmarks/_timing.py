@@ -88,9 +88,8 @@ def interleaved_stats(
     Each round times ``calls`` back-to-back calls of one candidate, then moves on to
     the next, so a burst of noise from a neighbour hits every candidate alike. With
     ``copies`` > 1 the calls cycle through that many copies of the arguments, at
-    different addresses: a streaming copy's speed depends on where its input lies
-    relative to its output (cache-set and 4K aliasing), and one fixed placement made
-    identical programs differ by 10-20% from one process to the next.
+    different addresses. With one fixed set, two identical programs differed by up to
+    20% within a process; cycling averages over where the inputs lie.
     """
     arg_sets = _copied_arguments(args_for, copies)
     for _ in range(warmup):
