@@ -13,6 +13,10 @@ from collections.abc import Sequence
 import jax
 import numpy as np
 
+# XLA's shapes and pad configurations are int64: a static integer outside this range
+# cannot be lowered (MLIR fails with "incompatible function arguments").
+INT64_RANGE = (-(2**63), 2**63 - 1)
+
 
 def describe(value: object) -> str:
     if isinstance(value, jax.core.Tracer):
@@ -49,7 +53,7 @@ def static_int_tuple(
             raise ValueError(
                 f"{fn_name}: {arg_name} must be 1-D with one entry per axis; got {describe(value)}."
             )
-        return tuple(int(v) for v in array)
+        return tuple(_in_int64(fn_name, f"{arg_name}[{i}]", int(v)) for i, v in enumerate(array))
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(
             f"{fn_name}: {arg_name} must be a sequence of ints with one entry per axis; "
@@ -74,11 +78,31 @@ def static_int(fn_name: str, arg_name: str, value: object, *, traced_hint: str =
             raise TypeError(
                 f"{fn_name}: {arg_name} must be an integer scalar; got {describe(value)}."
             )
-        return int(value)
+        return _in_int64(fn_name, arg_name, int(value))
     try:
-        return operator.index(value)
+        integer = operator.index(value)
     except TypeError:
         raise TypeError(f"{fn_name}: {arg_name} must be an int; got {value!r}.") from None
+    return _in_int64(fn_name, arg_name, integer)
+
+
+def _in_int64(fn_name: str, arg_name: str, value: int) -> int:
+    low, high = INT64_RANGE
+    if not low <= value <= high:
+        raise ValueError(
+            f"{fn_name}: {arg_name} must fit in int64 [-2**63, 2**63 - 1]; got {value}."
+        )
+    return value
+
+
+def check_dim_size(fn_name: str, axis: int, size: int, detail: str) -> int:
+    """Rejects an output dimension that overflows int64 (``detail`` says how it arose)."""
+    if size > INT64_RANGE[1]:
+        raise ValueError(
+            f"{fn_name}: the output would have {size} elements on axis {axis}, more than "
+            f"int64 can index: {detail}."
+        )
+    return size
 
 
 def check_length(fn_name: str, arg_name: str, values: tuple, ndim: int) -> None:

@@ -27,7 +27,14 @@ from jax.typing import ArrayLike
 
 from jaxpad import _checks
 from jaxpad._gather import broadcast_table, gather_tables
-from jaxpad._index_maps import MODES, effective_mode, fold_pieces, period, source_index
+from jaxpad._index_maps import (
+    MODES,
+    effective_mode,
+    fold_pieces,
+    period,
+    reduced_pad,
+    source_index,
+)
 from jaxpad._pad import fold_static, pad_value_operand
 from jaxpad._sharding import (
     lower_in_auto_axes,
@@ -96,7 +103,7 @@ def dynamic_pad(
         )
     if any(size < 0 for size in shape):
         raise ValueError(f"{_FN}: shape must be non-negative; got {shape}.")
-    pads_begin, static_pads = _pads_operand(pads_begin, ndim)
+    pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     pad_value = pad_value_operand(_FN, pad_value, mode, x.dtype)
     x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
     return dynamic_pad_p.bind(
@@ -104,8 +111,14 @@ def dynamic_pad(
     )
 
 
-def _pads_operand(value, ndim: int):
-    """The pads as one integer operand, and which of its entries are static."""
+def _pads_operand(value, x_shape, shape, mode):
+    """The pads as one integer operand, and which of its entries are static.
+
+    Static entries are reduced to an equivalent pad in a small range
+    (``reduced_pad``): any offset is valid, and the reduced one fits int32.
+    """
+    ndim = len(x_shape)
+    reduce = [partial(reduced_pad, mode, n, size) for n, size in zip(x_shape, shape)]
     if isinstance(value, (np.ndarray, jax.Array, np.generic)):
         _check_integer(value.dtype, "pads_begin", value)
         if value.ndim != 1:
@@ -120,8 +133,8 @@ def _pads_operand(value, ndim: int):
             )
         if isinstance(value, jax.core.Tracer):
             return value, (None,) * ndim
-        static = tuple(int(v) for v in np.asarray(value))
-        return jnp.asarray(value), static
+        static = tuple(r(int(v)) for r, v in zip(reduce, np.asarray(value)))
+        return jnp.asarray(static, jnp.int32).reshape(ndim), static
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(
             f"{_FN}: pads_begin must be an integer array or a sequence with one entry "
@@ -140,16 +153,17 @@ def _pads_operand(value, ndim: int):
                 raise ValueError(
                     f"{_FN}: pads_begin[{i}] must be a scalar; got {_checks.describe(entry)}."
                 )
-            entries.append(entry)
+            # Reduced one by one, entries of different integer dtypes stack as int32
+            # without the lossy promotions of mixed dtypes (int64 with uint64).
+            entries.append(_normalized_pads(entry, mode, x_shape[i], shape[i]))
             static.append(None)
         else:
-            entry = _checks.static_int(_FN, f"pads_begin[{i}]", entry)
-            entries.append(entry)
+            entry = reduce[i](_checks.static_int(_FN, f"pads_begin[{i}]", entry))
+            entries.append(jnp.asarray(entry, jnp.int32))
             static.append(entry)
     if not entries:
         return jnp.zeros((0,), jnp.int32), ()
-    dtype = jnp.result_type(*[e for e in entries if not isinstance(e, int)] or [jnp.int32])
-    return jnp.stack([jnp.asarray(e, dtype) for e in entries]), tuple(static)
+    return jnp.stack(entries), tuple(static)
 
 
 def _check_integer(dtype, arg_name, value):
@@ -280,19 +294,25 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
 
 
 def _normalized_pads(pads_begin, mode, n, size):
-    """Reduces traced pads to a small range that gives the same map, then to int32.
+    """``reduced_pad`` for traced pads of any integer dtype, as int32.
 
-    Periodic maps only see the pad modulo the period; constant and edge maps see no
-    difference beyond ``[-n, size]``. Either way int32 arithmetic on the reduced pad
-    cannot overflow, whatever integer dtype or magnitude came in.
+    The arithmetic runs in a dtype that holds the pads and the bounds: small dtypes
+    are widened first (an int8 pad compared with an axis of 224, or taken modulo a
+    period of 446, would overflow in its own dtype), and unsigned dtypes wider than
+    the default integer keep their own, in which the bounds fit.
     """
     mode = effective_mode(mode, n)
-    if mode in ("constant", "edge"):
-        upper = jnp.minimum(pads_begin, size)
-        if jnp.issubdtype(pads_begin.dtype, jnp.signedinteger):
-            upper = jnp.maximum(upper, -n)
-        return upper.astype(jnp.int32)
-    return jnp.remainder(pads_begin, period(mode, n)).astype(jnp.int32)
+    wide = jax.dtypes.canonicalize_dtype(np.int64)
+    have, fits = np.iinfo(pads_begin.dtype), np.iinfo(wide)
+    if fits.min <= have.min and have.max <= fits.max:
+        pads_begin = pads_begin.astype(wide)
+    if mode in ("constant", "edge") or n == 0:
+        reduced = jnp.minimum(pads_begin, size)
+        if have.min < 0:
+            reduced = jnp.maximum(reduced, -n)
+    else:
+        reduced = jnp.remainder(pads_begin, period(mode, n))
+    return reduced.astype(jnp.int32)
 
 
 def _axis_offsets(pads_begin, static_pads, d, n, size, mode):

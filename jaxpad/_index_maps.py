@@ -31,6 +31,20 @@ def period(mode: str, n: int) -> int:
     return {"reflect": 2 * (n - 1), "symmetric": 2 * n, "wrap": n}[mode]
 
 
+def reduced_pad(mode: str, n: int, size: int, pad: int) -> int:
+    """The pad in ``[-n, size]`` (constant, edge) or ``[0, period)`` that reads the same.
+
+    Output position ``i`` of an axis of ``size`` reads offset ``i - pad``. Constant and
+    edge maps treat every offset below 0 alike and every offset past ``n - 1`` alike,
+    so pads beyond ``[-n, size]`` change nothing; periodic maps see the pad modulo
+    their period. The result fits int32 whatever the pad was.
+    """
+    mode = effective_mode(mode, n)
+    if mode in ("constant", "edge") or n == 0:
+        return min(max(pad, -n), size)
+    return pad % period(mode, n)
+
+
 def source_index(mode: str, n: int, offsets, xp=np):
     """Maps offsets ``j = i - pads_begin`` to source indices for a non-constant mode.
 

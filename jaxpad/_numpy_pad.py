@@ -269,6 +269,14 @@ def _ramp(start, stop, num: int, axis: int):
 
 
 def _pad_statistic(array, widths, stat_length, statistic):
+    if stat_length is not None and statistic in (jnp.max, jnp.min):
+        # numpy checks every axis, padded or not: a maximum of nothing has no value.
+        for axis, lengths in enumerate(stat_length):
+            if 0 in lengths:
+                raise ValueError(
+                    f"{_FN}: stat_length of 0 on axis {axis} gives no value to pad with; "
+                    f"got stat_length={lengths}."
+                )
     for axis, (before, after) in enumerate(widths):
         n = array.shape[axis]
         if not (before or after):

@@ -159,6 +159,13 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
     for axis, (n, lo, hi, r) in enumerate(zip(shape, pads_begin, pads_end, interior)):
         dilated = (n - 1) * (r + 1) + 1 if n else 0
         size = lo + dilated + hi
+        _checks.check_dim_size(
+            fn_name,
+            axis,
+            size,
+            f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, interior[{axis}]={r}, "
+            f"pads_end[{axis}]={hi}",
+        )
         if size < 0:
             raise ValueError(
                 f"{fn_name}: the output would have negative size {size} on axis {axis}: "

@@ -21,6 +21,7 @@ from jaxpad._policy import PaddingPolicy, _per_axis
 from jaxpad._typing import IntOrSequence
 
 _DEFAULT_POLICY = PaddingPolicy("valid")
+_PAD_FIRST_HINT = "pad x with jaxpad.pad in that mode first and pool with a VALID policy."
 
 
 def _policy(fn_name, policy):
@@ -32,6 +33,16 @@ def _policy(fn_name, policy):
             f"got {policy!r}."
         )
     return policy
+
+
+def _only_constant(fn_name, policy, hint):
+    """Rejects a policy whose pad mode this op does not implement yet: padding with
+    zeros (or -inf) instead would give another framework's op a silently wrong result."""
+    if policy.pad_mode != "constant":
+        raise ValueError(
+            f"{fn_name}: pads with zeros only and cannot honour the policy's "
+            f"pad_mode={policy.pad_mode!r} (policy {policy.name!r}); {hint}"
+        )
 
 
 def _pool_geometry(fn_name, x, window, strides, policy):
@@ -93,6 +104,7 @@ def max_pool(
     if not (jnp.issubdtype(x.dtype, jnp.floating) or jnp.issubdtype(x.dtype, jnp.integer)):
         raise TypeError(f"{fn}: x must have a real dtype; got {_checks.describe(x)}.")
     policy = _policy(fn, policy)
+    _only_constant(fn, policy, _PAD_FIRST_HINT)
     window, strides, pads, _, out_shape = _pool_geometry(fn, x, window, strides, policy)
     if jnp.issubdtype(x.dtype, jnp.floating):
         lowest = -np.inf
@@ -136,6 +148,7 @@ def avg_pool(
             f"{fn}: x must have a floating or complex dtype; got {_checks.describe(x)}."
         )
     policy = _policy(fn, policy)
+    _only_constant(fn, policy, _PAD_FIRST_HINT)
     window, strides, pads, declared, out_shape = _pool_geometry(fn, x, window, strides, policy)
     zero = np.zeros((), x.dtype)
     padded = pad(x, [lo for lo, _ in pads], [hi for _, hi in pads])
@@ -283,6 +296,7 @@ def conv_transpose(
     fn = "jaxpad.nn.conv_transpose"
     x, kernel = jnp.asarray(x), jnp.asarray(kernel)
     policy = _policy(fn, policy)
+    _only_constant(fn, policy, "take jax.vjp of jaxpad.nn.conv with that policy for its transpose.")
     numbers, sizes, window, strides, dilation = _conv_layout(
         fn, x, kernel, strides, dilation, dimension_numbers
     )
