@@ -1,6 +1,6 @@
 """jaxpad: differentiable padding and broadcasting primitives for JAX."""
 
-from jaxpad import nn, numpy, policies
+from jaxpad import modes, nn, numpy, policies
 from jaxpad._broadcast import broadcast, broadcast_p
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad, dynamic_pad_p
 from jaxpad._pad import fold_p, pad, pad_p
@@ -14,6 +14,7 @@ __all__ = [
     "dynamic_pad",
     "dynamic_pad_p",
     "fold_p",
+    "modes",
     "nn",
     "numpy",
     "pad",

@@ -96,8 +96,11 @@ def _in_int64(fn_name: str, arg_name: str, value: int) -> int:
 
 
 def check_dim_size(fn_name: str, axis: int, size: int, detail: str) -> int:
-    """Rejects an output dimension that overflows int64 (``detail`` says how it arose)."""
-    if size > INT64_RANGE[1]:
+    """Rejects an output dimension that overflows int64 (``detail`` says how it arose).
+
+    Symbolic dimensions (``jax.export``) are left to JAX, which bounds them itself.
+    """
+    if isinstance(size, int) and size > INT64_RANGE[1]:
         raise ValueError(
             f"{fn_name}: the output would have {size} elements on axis {axis}, more than "
             f"int64 can index: {detail}."
@@ -111,6 +114,18 @@ def check_length(fn_name: str, arg_name: str, values: tuple, ndim: int) -> None:
             f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
             f"got {len(values)}: {values}."
         )
+
+
+def check_mode(fn_name: str, mode: object, modes: Sequence[str]) -> str:
+    """A jaxpad pad mode; other frameworks' spellings are pointed to jaxpad.modes."""
+    if isinstance(mode, str) and mode in modes:
+        return mode
+    options = ", ".join(repr(m) for m in modes)
+    raise ValueError(
+        f"{fn_name}: mode must be one of {options}; got {mode!r}. Other frameworks' names "
+        "translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, from_opencv, "
+        "from_onnx, from_numpy)."
+    )
 
 
 def check_choice(fn_name: str, arg_name: str, value: object, choices: Sequence[str]) -> str:

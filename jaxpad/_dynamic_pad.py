@@ -72,10 +72,13 @@ def dynamic_pad(
 
     Args:
       x: the array to pad; any numeric dtype or bool.
-      pads_begin: one integer per axis of ``x``: an integer array (possibly traced),
-        or a sequence whose entries are ints or traced integer scalars. Entries given
-        as Python ints are static, and an axis with a static 0 and unchanged size
-        costs nothing.
+      pads_begin: one integer per axis of ``x``: an array of any integer dtype
+        (possibly traced), or a sequence whose entries are ints or traced integer
+        scalars. Every value of the dtype is valid, its minimum and maximum
+        included: the pad is first reduced to an equivalent one (modulo the period,
+        or clamped just past the axis) in a dtype where nothing overflows, so eager,
+        ``jit`` and ``vmap`` agree. Entries given as Python ints (within int64) are
+        static, and an axis with a static 0 and unchanged size costs nothing.
       shape: the static output shape, one non-negative int per axis.
       mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``.
       pad_value: constant mode only; a scalar, possibly traced and differentiated.
@@ -94,7 +97,7 @@ def dynamic_pad(
     """
     x = jnp.asarray(x)
     ndim = x.ndim
-    mode = _checks.check_choice(_FN, "mode", mode, MODES)
+    mode = _checks.check_mode(_FN, mode, MODES)
     shape = _checks.static_int_tuple(_FN, "shape", shape)
     if len(shape) != ndim:
         raise ValueError(

@@ -95,7 +95,7 @@ def pad(
     """
     x = jnp.asarray(x)
     ndim = x.ndim
-    mode = _checks.check_choice(_FN, "mode", mode, MODES)
+    mode = _checks.check_mode(_FN, mode, MODES)
     pads_begin = _checks.static_int_tuple(
         _FN, "pads_begin", pads_begin, traced_hint=_TRACED_PADS_HINT
     )

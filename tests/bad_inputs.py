@@ -47,7 +47,8 @@ ROWS = [
         'jaxpad.pad(jnp.ones(3), [1], [1], "mirror")',
         "ValueError",
         "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', 'wrap'; got "
-        "'mirror'.",
+        "'mirror'. Other frameworks' names translate with jaxpad.modes (from_torch, "
+        "from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.pad",
@@ -162,7 +163,8 @@ ROWS = [
         'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "mirror")',
         "ValueError",
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap'; got 'mirror'.",
+        "'wrap'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
+        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -389,6 +391,73 @@ ROWS = [
         "jaxpad.policies.onnx: pads must be non-negative; got (0, -1, 0, 0).",
     ),
     # Borderline inputs that are not errors.
+    Row(
+        "jaxpad.pad",
+        "a pad beyond int64",
+        "jaxpad.pad(jnp.ones(4), [2**63], [0])",
+        "ValueError",
+        "jaxpad.pad: pads_begin[0] must fit in int64 [-2**63, 2**63 - 1]; got 9223372036854775808.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "an output size beyond int64",
+        "jax.eval_shape(lambda x: jaxpad.pad(x, [2**62], [2**62]), jnp.ones(4))",
+        "ValueError",
+        "jaxpad.pad: the output would have 9223372036854775812 elements on axis 0, more than "
+        "int64 can index: pads_begin[0]=4611686018427387904, x.shape[0]=4, interior[0]=0, "
+        "pads_end[0]=4611686018427387904.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "a static pad beyond int64",
+        "jaxpad.dynamic_pad(jnp.ones(4), [-(2**63) - 1], (4,))",
+        "ValueError",
+        "jaxpad.dynamic_pad: pads_begin[0] must fit in int64 [-2**63, 2**63 - 1]; got "
+        "-9223372036854775809.",
+    ),
+    Row(
+        "jaxpad.broadcast",
+        "a target size beyond int64",
+        "jaxpad.broadcast(jnp.ones(1), [2**64])",
+        "ValueError",
+        "jaxpad.broadcast: target_shape[0] must fit in int64 [-2**63, 2**63 - 1]; got "
+        "18446744073709551616.",
+    ),
+    Row(
+        "jaxpad.nn.conv_transpose",
+        "a pad mode it does not implement",
+        'nn.conv_transpose(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 1, policies.flax("CIRCULAR"))',
+        "ValueError",
+        "jaxpad.nn.conv_transpose: pads with zeros only and cannot honour the policy's "
+        "pad_mode='wrap' (policy \"jaxpad.policies.flax('CIRCULAR')\"); take jax.vjp of "
+        "jaxpad.nn.conv with that policy for its transpose.",
+    ),
+    Row(
+        "jaxpad.nn.avg_pool",
+        "a pad mode it does not implement",
+        'nn.avg_pool(jnp.ones(6), 3, 1, policies.flax("REFLECT"))',
+        "ValueError",
+        "jaxpad.nn.avg_pool: pads with zeros only and cannot honour the policy's "
+        "pad_mode='reflect' (policy \"jaxpad.policies.flax('REFLECT')\"); pad x with jaxpad.pad "
+        "in that mode first and pool with a VALID policy.",
+    ),
+    Row(
+        "jaxpad.nn.max_pool",
+        "a pad mode it does not implement",
+        'nn.max_pool(jnp.ones(6), 3, 1, policies.flax("CIRCULAR"))',
+        "ValueError",
+        "jaxpad.nn.max_pool: pads with zeros only and cannot honour the policy's "
+        "pad_mode='wrap' (policy \"jaxpad.policies.flax('CIRCULAR')\"); pad x with jaxpad.pad in "
+        "that mode first and pool with a VALID policy.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "stat_length 0 for maximum, on an axis padded by 0",
+        'jpnp.pad(jnp.array([1.0, 2.0]), 0, "maximum", stat_length=0)',
+        "ValueError",
+        "jaxpad.numpy.pad: stat_length of 0 on axis 0 gives no value to pad with; got "
+        "stat_length=(0, 0).",
+    ),
     Row(
         "jaxpad.pad",
         "NaN and inf in x and pad_value propagate",

@@ -98,7 +98,8 @@ def test_mixed_static_and_traced_entries():
     (pad_eqn,) = [
         e for e in jax.make_jaxpr(fn)(1).jaxpr.eqns if e.primitive is jaxpad.dynamic_pad_p
     ]
-    assert pad_eqn.params["static_pads"] == (0, None, -1)
+    # Static entries are reduced to the equivalent pad: -1 modulo wrap's period 4.
+    assert pad_eqn.params["static_pads"] == (0, None, 3)
     fn = jax.jit(fn)
     for shift in (-4, 0, 2, 9):
         np.testing.assert_array_equal(
@@ -511,3 +512,105 @@ def test_error_non_constant_mode_on_an_empty_axis():
 def test_static_pad_with_traced_pads_names_dynamic_pad():
     with error(TypeError, "jaxpad.dynamic_pad(x, pads_begin, shape, mode)"):
         jax.jit(lambda p: jaxpad.pad(jnp.ones(3), p, [0]))(jnp.array([1]))
+
+
+# Integer pads at the limits of their dtype (issue: silent wrong answers) ----------
+
+
+def _reference(x, pad, size, mode):
+    """numpy.pad with the pad moved by whole periods, or clamped past the axis."""
+    n = len(x)
+    if mode in ("constant", "edge"):
+        pad = min(max(pad, -n - 1), size + 1)
+    else:
+        pad = pad % {"reflect": 2 * (n - 1), "symmetric": 2 * n, "wrap": n}[mode]
+    return numpy_pad(np.asarray(x), [pad], [size - n - pad], mode)
+
+
+_SMALL_DTYPE_CASES = [
+    (jnp.int8, 3, 224),  # the README's translate pattern with int8 offsets
+    (jnp.int8, -128, 224),
+    (jnp.int8, 127, 300),
+    (jnp.uint8, 200, 224),
+    (jnp.uint8, 255, 224),
+    (jnp.int16, 12345, 20000),
+    (jnp.int16, -32768, 20000),
+    (jnp.uint16, 65535, 20000),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype, pad, n", _SMALL_DTYPE_CASES)
+def test_pads_of_small_integer_dtypes_eager_jit_vmap(dtype, pad, n, mode):
+    x = jnp.arange(float(n))
+    pads = jnp.array([pad], dtype)
+    expected = _reference(x, pad, n, mode)
+
+    def fn(x, pads):
+        return jaxpad.dynamic_pad(x, pads, (n,), mode)
+
+    np.testing.assert_array_equal(fn(x, pads), expected)
+    np.testing.assert_array_equal(jax.jit(fn)(x, pads), expected)
+    np.testing.assert_array_equal(jax.vmap(fn)(x[None], pads[None]), expected[None])
+
+
+_INT32_ENDS = [-(2**31), 2**31 - 1, -(2**31) + 1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("pad", _INT32_ENDS)
+def test_int32_range_ends_agree_eager_and_jit(pad, mode):
+    x = jnp.array([1.0, 2.0, 3.0, 4.0])
+    pads = jnp.array([pad], jnp.int32)
+    expected = _reference(x, pad, 4, mode)
+
+    def fn(x, pads):
+        return jaxpad.dynamic_pad(x, pads, (4,), mode)
+
+    np.testing.assert_array_equal(fn(x, pads), expected)
+    np.testing.assert_array_equal(jax.jit(fn)(x, pads), expected)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("pad", [-(2**63), 2**63 - 1, -(2**63) + 3, 2**64 - 1, 2**63])
+def test_64_bit_range_ends_under_x64(pad, mode):
+    dtype = jnp.uint64 if pad >= 2**63 else jnp.int64
+    with jax.enable_x64(True):
+        x = jnp.array([1.0, 2.0, 3.0, 4.0, 5.0])
+        pads = jnp.array([pad], dtype)
+        expected = _reference(x, pad, 7, mode)
+
+        def fn(x, pads):
+            return jaxpad.dynamic_pad(x, pads, (7,), mode)
+
+        np.testing.assert_array_equal(fn(x, pads), expected)
+        np.testing.assert_array_equal(jax.jit(fn)(x, pads), expected)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_static_pads_beyond_int32(mode):
+    # Python ints are static: any offset is valid, whatever the default integer width.
+    x = jnp.array([1.0, 2.0, 3.0, 4.0])
+    for pad in (2**40, -(2**40) - 3, 2**63 - 1):
+        out = jaxpad.dynamic_pad(x, [pad], (6,), mode)
+        np.testing.assert_array_equal(out, _reference(x, pad, 6, mode), str(pad))
+
+
+def test_static_pads_beyond_int64_are_rejected():
+    # No JAX integer holds them, as no XLA shape does.
+    with pytest.raises(ValueError, match=r"jaxpad.dynamic_pad: pads_begin\[0\] must fit in int64"):
+        jaxpad.dynamic_pad(jnp.ones(4), [2**63], (4,))
+    # A uint64 array may hold 2**64 - 1: valid, as it is traced (see the x64 test).
+
+
+def test_traced_entries_of_mixed_dtypes():
+    # int64 and uint64 promote lossily together; each entry is reduced on its own.
+    with jax.enable_x64(True):
+        x = jnp.arange(12.0).reshape(3, 4)
+        fn = jax.jit(lambda a, b: jaxpad.dynamic_pad(x, [a, b], (5, 6), "wrap"))
+        a, b = -(2**63), 2**64 - 1
+        out = fn(jnp.int64(a), jnp.uint64(b))
+        # wrap reads the same with the pads moved by whole periods (3 and 4).
+        lo = [a % 3, b % 4]
+        expected = numpy_pad(np.asarray(x), lo, [5 - 3 - lo[0], 6 - 4 - lo[1]], "wrap")
+        np.testing.assert_array_equal(out, expected)

@@ -360,3 +360,14 @@ def test_bad_input(call, error, message):
 
 def test_is_a_public_module_of_the_package():
     assert "numpy" in jaxpad.__all__
+
+
+@pytest.mark.parametrize("mode", ["maximum", "minimum"])
+def test_stat_length_zero_raises_on_any_axis_as_numpy(mode):
+    # numpy rejects it even where the axis pads nothing: there is no maximum of nothing.
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+    for pad_width, stat_length in ((0, 0), (((1, 1), (0, 0)), ((1, 1), (0, 1)))):
+        with pytest.raises(ValueError, match="stat_length"):
+            np.pad(x, pad_width, mode, stat_length=stat_length)
+        with pytest.raises(ValueError, match=r"^jaxpad\.numpy\.pad: stat_length of 0"):
+            jpnp.pad(jnp.asarray(x), pad_width, mode, stat_length=stat_length)

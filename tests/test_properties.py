@@ -211,3 +211,78 @@ def test_64_bit_dtypes_under_x64(case, dtype):
         np.testing.assert_array_equal(
             jaxpad.broadcast(x, (2, *shape)), np.broadcast_to(x, (2, *shape))
         )
+
+
+# dynamic_pad's traced pads, in every integer dtype --------------------------------
+# The pad arithmetic must not overflow in the pads' own dtype: an int8 pad on an axis
+# of 224, or int32's minimum, once gave wrong results under jit and nowhere else.
+
+_PAD_DTYPES = [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32]
+_PAD_DTYPES_X64 = _PAD_DTYPES + [np.int64, np.uint64]
+# Axes past int16's range; uint16's would need 65536 elements per example.
+_LONGEST_AXIS = 33_000
+
+
+def _oracle_pad(pad: int, mode: str, n: int, size: int) -> int:
+    """A pad numpy can apply that reads the same: shifted by whole periods of the mode,
+    or, for constant and edge, clamped to just past the axis on either side."""
+    if mode in ("constant", "edge") or n <= 1:
+        return min(max(pad, -n - 1), size + 1)
+    mode_period = {"reflect": 2 * (n - 1), "symmetric": 2 * n, "wrap": n}[mode]
+    return pad % mode_period - mode_period
+
+
+@st.composite
+def integer_pad_cases(draw, dtypes):
+    dtype = draw(st.sampled_from(dtypes))
+    info = np.iinfo(dtype)
+    mode = draw(st.sampled_from(MODES))
+    top = min(int(info.max) + 40, _LONGEST_AXIS)
+    n = draw(st.one_of(st.integers(0, 9), st.integers(0, top)))
+    if mode != "constant":
+        n = max(n, 1)
+    size = draw(st.one_of(st.integers(0, 12), st.integers(0, min(2 * n + 8, _LONGEST_AXIS))))
+    ends = [int(info.min), int(info.max), int(info.min) + 1, int(info.max) - 1, 0]
+    pads = draw(
+        st.lists(
+            st.one_of(st.sampled_from(ends), st.integers(int(info.min), int(info.max))),
+            min_size=2,
+            max_size=2,
+        )
+    )
+    return dtype, mode, n, size, pads
+
+
+def _check_integer_pads(case):
+    dtype, mode, n, size, pads = case
+    x = np.arange(1, n + 1, dtype=np.float32)
+    expected = [
+        numpy_pad(x, [lo], [size - n - lo], mode)
+        for lo in (_oracle_pad(pad, mode, n, size) for pad in pads)
+    ]
+    pads = np.asarray(pads, dtype).reshape(2, 1)
+
+    def fn(x, pads):
+        return jaxpad.dynamic_pad(x, pads, (size,), mode)
+
+    for pad, want in zip(pads, expected):
+        np.testing.assert_array_equal(fn(x, pad), want, f"eager, pad {pad}")
+        np.testing.assert_array_equal(jax.jit(fn)(x, pad), want, f"jit, pad {pad}")
+        # A sequence of traced scalar entries takes another path to the primitive.
+        traced_entry = jax.jit(lambda x, pad: fn(x, [pad[0]]))(x, pad)
+        np.testing.assert_array_equal(traced_entry, want, f"traced entry, pad {pad}")
+    batched = jax.vmap(fn, in_axes=(None, 0))(x, pads)
+    np.testing.assert_array_equal(batched, np.stack(expected), "vmap over the pads")
+    one = jax.vmap(fn)(x[None], pads[:1])
+    np.testing.assert_array_equal(one, np.stack(expected[:1]), "vmap, batch of one")
+
+
+@given(integer_pad_cases(_PAD_DTYPES))
+def test_dynamic_pad_traced_pads_of_every_integer_dtype(case):
+    _check_integer_pads(case)
+
+
+@given(integer_pad_cases(_PAD_DTYPES_X64))
+def test_dynamic_pad_traced_pads_of_every_integer_dtype_under_x64(case):
+    with jax.enable_x64(True):
+        _check_integer_pads(case)

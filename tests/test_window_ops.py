@@ -264,3 +264,19 @@ def test_error_pool_strides_wrong_length():
 def test_error_conv_strides_wrong_length():
     with error(ValueError, "jaxpad.nn.conv: strides needs one entry per axis (1); got 2: (1, 2)."):
         nn.conv(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), (1, 2))
+
+
+@pytest.mark.parametrize("padding", ["CIRCULAR", "REFLECT"])
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda policy: nn.avg_pool(jnp.ones(6), 3, 1, policy),
+        lambda policy: nn.max_pool(jnp.ones(6), 3, 1, policy),
+        lambda policy: nn.conv_transpose(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 1, policy),
+    ],
+    ids=["avg_pool", "max_pool", "conv_transpose"],
+)
+def test_error_pad_mode_the_op_does_not_implement(op, padding):
+    # These ops pad with zeros: a wrap or reflect policy must not silently become that.
+    with pytest.raises(ValueError, match=r"^jaxpad\.nn\.\w+: pads with zeros only .* pad_mode="):
+        op(policies.flax(padding))
