@@ -73,7 +73,7 @@ def test_pinned_pooling_sizes(case, policy, out):
         (policies.torch(1), 7, {}),
         (policies.mps("same"), 7, {}),
         (policies.tensorflow("VALID"), 9, {}),
-        (policies.caffe(1), 7, {}),
+        (policies.caffe(1, "floor"), 7, {}),
     ],
     ids=lambda v: getattr(v, "name", None),
 )
@@ -143,7 +143,9 @@ def test_presets_set_divisor_and_pad_mode():
     assert policies.torch(1, count_include_pad=False).divisor == "valid"
     assert policies.onnx(count_include_pad=True).divisor == "padded"
     assert policies.caffe(1).divisor == "padded"
-    assert policies.mps("same", exclude_edges=True).divisor == "padded"
+    # MPS's ExcludeEdges leaves the padding out of the average: TensorFlow's divisor.
+    assert policies.mps("same", exclude_edges=True).divisor == "valid"
+    assert policies.mps("same").divisor == "window"
     assert policies.flax("CIRCULAR").pad_mode == "wrap"
     assert policies.flax("REFLECT").pad_mode == "reflect"
     assert policies.flax("CIRCULAR").pads((8,), (4,), (2,)) == ((1, 2),)
@@ -291,8 +293,8 @@ def test_error_output_below_one():
 def test_error_explicit_pads_wrong_shape():
     with error(
         ValueError,
-        "jaxpad.policies.onnx('NOTSET'): explicit pads need one (lo, hi) pair per axis (2 axes); "
-        "got ((1, 1),).",
+        "jaxpad.policies.onnx('NOTSET', pads=(1, 1)): explicit pads need one (lo, hi) pair per "
+        "axis (2 axes); got ((1, 1),).",
     ):
         policies.onnx(pads=[1, 1]).pads((5, 5), (3, 3))
 
