@@ -45,6 +45,7 @@ _OPTIONAL = {
     "ceil_clip": "torch",
     "centred": False,
     "custom": None,
+    "half_window_pool_pads": False,
 }
 
 
@@ -122,13 +123,14 @@ class PaddingPolicy:
         _checks.check_choice(_FN, "divisor", self.divisor, DIVISORS)
         _checks.check_choice(_FN, "pad_mode", self.pad_mode, _checks.MODES)
         for flag in ("centred", "half_window_pool_pads", "stride1_only"):
+            # Normalised before the unread-field check below compares with the defaults.
             value = getattr(self, flag)
             if not isinstance(value, (bool, np.bool_)):
                 raise TypeError(f"{_FN}: {flag} must be a bool; got {value!r}.")
             object.__setattr__(self, flag, bool(value))
         if not isinstance(self.name, str):
             raise TypeError(f"{_FN}: name must be a str; got {self.name!r}.")
-        if self.size == "custom" and not callable(self.custom):
+        if "custom" in _RULES[self.size].reads and not callable(self.custom):
             raise TypeError(f"{_FN}: size='custom' needs a callable custom; got {self.custom!r}.")
         object.__setattr__(self, "explicit", _freeze_explicit(self.explicit))
         reads = self._reads()
@@ -141,7 +143,9 @@ class PaddingPolicy:
                     f"{_FN}: ceil_clip is only read with rounding='ceil'; got "
                     f"ceil_clip={value!r} with rounding={self.rounding!r}."
                 )
-            where = f"size={self.size!r}" + (" and centred=True" if self.centred else "")
+            where = f"size={self.size!r}"
+            if self.centred and "centred" in _RULES[self.size].reads:
+                where += " and centred=True"
             raise ValueError(f"{_FN}: {field} is not read with {where}; got {field}={value!r}.")
 
     def _reads(self) -> frozenset:
@@ -223,15 +227,10 @@ class PaddingPolicy:
         if op is not None:
             self.check_op(self.name, op)
         in_shape, window, strides, dilation = self._axes(in_shape, window, strides, dilation)
-        if self.size == "custom":
-            pairs = self._custom_pairs(in_shape, window, strides, dilation)
-        elif self.size == "explicit":
-            pairs = self._explicit_pairs(len(in_shape), window)
-        else:
-            pairs = [None] * len(in_shape)
+        rule = _RULES[self.size]
+        pairs = rule.pairs(self, in_shape, window, strides, dilation)
         # Caffe drops a ceil-mode window only when some pad (on any axis) is non-zero.
         any_pads = any(v != 0 for pair in pairs if pair is not None for v in pair)
-        rule = _RULES[self.size]
         results = []
         for axis, (n, k, s, d, pair) in enumerate(zip(in_shape, window, strides, dilation, pairs)):
             pads, out, declared = rule.forward(self, _Axis(n, k, s, d, pair, op, any_pads))
@@ -272,7 +271,7 @@ class PaddingPolicy:
 
     def check_pool_pads(self, window) -> None:
         """Raises if a pooling op may not use these explicit pads (PyTorch's limit)."""
-        if self.size != "explicit" or not self.half_window_pool_pads:
+        if not self.half_window_pool_pads:  # only explicit pads may set it
             return
         for axis, ((lo, hi), k) in enumerate(
             zip(self._explicit_pairs(len(window), window), window)
@@ -329,7 +328,7 @@ class PaddingPolicy:
         rule = _RULES[self.size]
         if rule.reverse is None:
             raise ValueError(f"{self.name}: a custom policy has no reverse; pass explicit pads.")
-        pairs = self._explicit_pairs(ndim, window) if self.size == "explicit" else [None] * ndim
+        pairs = rule.pairs(self, in_shape, window, strides, dilation)
         results = []
         for axis, (n, k, s, d, a, pair) in enumerate(
             zip(in_shape, window, strides, dilation, adjust, pairs)
@@ -387,31 +386,29 @@ class _Axis:
 
 @dataclasses.dataclass(frozen=True)
 class _SizeRule:
-    """A size policy: the optional fields it reads, its forward and reverse rules.
+    """A size policy: the optional fields it reads, and how it pads one axis.
 
     ``forward(policy, axis)`` returns ``((lo, hi), out, declared)``; ``reverse(policy,
     axis, a)`` returns the forward op's ``(lo, hi, a)`` that a transposed op undoes,
-    given the user's ``output_padding`` ``a``.
+    given the user's ``output_padding`` ``a`` (None: the size has no reverse).
+    ``pairs(policy, in_shape, window, strides, dilation)`` gives the declared ``(lo,
+    hi)`` of every axis for sizes that declare them (explicit, custom), else Nones.
+    ``style`` is MPS's -1 / 0 / +1 for valid / same / full: ``ceil((n + style *
+    (K - 1)) / s)`` windows. ``reads_centred`` is what it reads with centred=True.
     """
 
     reads: frozenset
     forward: Callable
     reverse: Callable | None
-    reads_centred: frozenset = frozenset()  # what it reads instead with centred=True
-
-
-# valid / same / full: ceil((n + style * (K - 1)) / s) windows.
-_STYLE = {"valid": -1, "same": 0, "full": 1}
+    pairs: Callable = lambda policy, in_shape, *rest: [None] * len(in_shape)
+    style: int | None = None
+    reads_centred: frozenset = frozenset()
+    reverse_length: Callable | None = None  # TensorFlow's transposed length, non-centred
 
 
 def _styled_forward(policy, a):
-    style = _STYLE[policy.size]
-    if policy.size == "valid" and not policy.centred:
-        # TensorFlow's VALID: windows from the start; hi < 0 where the tail is unread.
-        out = policy._rounded_out(a, 0, 0)
-        pads = (0, (out - 1) * a.s + a.span - a.n)
-        return pads, out, (0, 0)
-    out = -(-(a.n + style * (a.span - 1)) // a.s)
+    rule = _RULES[policy.size]
+    out = -(-(a.n + rule.style * (a.span - 1)) // a.s)
     extra = (out - 1) * a.s + a.span - a.n
     if policy.centred:
         # MPS splits with C's truncating division, also when extra < 0.
@@ -423,19 +420,24 @@ def _styled_forward(policy, a):
     return pads, out, pads
 
 
+def _valid_forward(policy, a):
+    if policy.centred:
+        return _styled_forward(policy, a)
+    # TensorFlow's VALID: windows from the start; hi < 0 where the tail is unread.
+    out = policy._rounded_out(a, 0, 0)
+    return (0, (out - 1) * a.s + a.span - a.n), out, (0, 0)
+
+
 def _styled_reverse(policy, a, adjust):
     n, span, s = a.n, a.span, a.s
+    rule = _RULES[policy.size]
     if policy.centred:
         # MPS's DestSizeReverse, under the opposite size policy of the forward
         # filter (validOnly is undone by sizeFull and vice versa), as MPS says.
-        length = (n - 1) * s + 1 - _STYLE[policy.size] * (span - 1)
-    elif policy.size == "same":
-        length = n * s
-    elif policy.size == "valid":
-        length = (n - 1) * s + span + max(s - span, 0)
-    else:  # full
-        length = (n - 1) * s + 1 - (span - 1)
-    (lo, hi), _, _ = _styled_forward(policy, dataclasses.replace(a, n=length))
+        length = (n - 1) * s + 1 - rule.style * (span - 1)
+    else:
+        length = rule.reverse_length(n, span, s)
+    (lo, hi), _, _ = rule.forward(policy, dataclasses.replace(a, n=length))
     return lo, hi, length - ((n - 1) * s + span - lo - hi)
 
 
@@ -450,21 +452,33 @@ def _explicit_reverse(policy, a, adjust):
     return (*a.pair, adjust)
 
 
-def _stride1_pair(policy, a):
-    if policy.size == "causal":
-        return a.span - 1, 0
+def _explicit_pairs(policy, in_shape, window, strides, dilation):
+    return policy._explicit_pairs(len(in_shape), window)
+
+
+def _custom_pairs(policy, in_shape, window, strides, dilation):
+    return policy._custom_pairs(in_shape, window, strides, dilation)
+
+
+def _same_stride1_pair(policy, a):
     total = a.span - 1
     lo = total // 2 if policy.remainder == "bottom_right" else total - total // 2
     return lo, total - lo
 
 
-def _stride1_forward(policy, a):
-    lo, hi = _stride1_pair(policy, a)
-    return (lo, hi), (a.n + lo + hi - a.span) // a.s + 1, (lo, hi)
+def _causal_pair(policy, a):
+    return a.span - 1, 0
 
 
-def _stride1_reverse(policy, a, adjust):
-    return (*_stride1_pair(policy, a), adjust)
+def _stride1_forward(pair):
+    def forward(policy, a):
+        lo, hi = pair(policy, a)
+        return (lo, hi), (a.n + lo + hi - a.span) // a.s + 1, (lo, hi)
+
+    def reverse(policy, a, adjust):
+        return (*pair(policy, a), adjust)
+
+    return forward, reverse
 
 
 def _onnx_same_forward(policy, a):
@@ -473,8 +487,9 @@ def _onnx_same_forward(policy, a):
     # when total < 0 (a kernel smaller than the stride: the windows then skip input
     # at both ends). Its pools take the undilated k in the total and size the output
     # from the padded input; its convolutions reject dilation (we follow the ONNX
-    # formula with K), and their MLAS kernels read a negative total one unit later
-    # than the pools do. Measured against onnxruntime in tests/test_onnx_parity.py.
+    # formula with K), and their kernels split a negative total as if it were one
+    # larger (the windows start up to one unit earlier than the pools'). Measured
+    # against onnxruntime in tests/test_onnx_parity.py.
     lower = policy.remainder == "top_left"
     pool = a.op in _POOLS
     total = (-(-a.n // a.s) - 1) * a.s + (a.k if pool else a.span) - a.n
@@ -501,31 +516,43 @@ def _trunc_half(value: int) -> int:
     return -((-value) // 2) if value < 0 else value // 2
 
 
+_CENTRED_READS = frozenset({"centred", "remainder"})
 _RULES = {
     "valid": _SizeRule(
         frozenset({"centred", "rounding"}),
-        _styled_forward,
+        _valid_forward,
         _styled_reverse,
-        reads_centred=frozenset({"centred", "remainder"}),
+        style=-1,
+        reads_centred=_CENTRED_READS,
+        reverse_length=lambda n, span, s: (n - 1) * s + span + max(s - span, 0),
     ),
     "same": _SizeRule(
-        frozenset({"centred", "remainder"}),
+        _CENTRED_READS,
         _styled_forward,
         _styled_reverse,
-        reads_centred=frozenset({"centred", "remainder"}),
+        style=0,
+        reads_centred=_CENTRED_READS,
+        reverse_length=lambda n, span, s: n * s,
     ),
     "full": _SizeRule(
-        frozenset({"centred", "remainder"}),
+        _CENTRED_READS,
         _styled_forward,
         _styled_reverse,
-        reads_centred=frozenset({"centred", "remainder"}),
+        style=1,
+        reads_centred=_CENTRED_READS,
+        reverse_length=lambda n, span, s: (n - 1) * s + 1 - (span - 1),
     ),
     "explicit": _SizeRule(
-        frozenset({"explicit", "rounding"}), _declared_forward, _explicit_reverse
+        frozenset({"explicit", "rounding", "half_window_pool_pads"}),
+        _declared_forward,
+        _explicit_reverse,
+        pairs=_explicit_pairs,
     ),
-    "same_stride1": _SizeRule(frozenset({"remainder"}), _stride1_forward, _stride1_reverse),
-    "causal": _SizeRule(frozenset(), _stride1_forward, _stride1_reverse),
-    "custom": _SizeRule(frozenset({"custom", "rounding"}), _declared_forward, None),
+    "same_stride1": _SizeRule(frozenset({"remainder"}), *_stride1_forward(_same_stride1_pair)),
+    "causal": _SizeRule(frozenset(), *_stride1_forward(_causal_pair)),
+    "custom": _SizeRule(
+        frozenset({"custom", "rounding"}), _declared_forward, None, pairs=_custom_pairs
+    ),
     "onnx_same": _SizeRule(
         frozenset({"remainder", "rounding"}), _onnx_same_forward, _onnx_same_reverse
     ),

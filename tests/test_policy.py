@@ -434,8 +434,7 @@ def test_onnx_same_is_tensorflows_same_where_the_total_is_not_negative():
         ),
         (
             {"size": "explicit", "centred": True},
-            "jaxpad.PaddingPolicy: centred is not read with size='explicit' and centred=True; "
-            "got centred=True.",
+            "jaxpad.PaddingPolicy: centred is not read with size='explicit'; got centred=True.",
         ),
         (
             {"size": "causal", "remainder": "top_left"},
@@ -452,6 +451,15 @@ def test_onnx_same_is_tensorflows_same_where_the_total_is_not_negative():
 def test_error_field_the_size_does_not_read(kwargs, message):
     with error(ValueError, message):
         jaxpad.PaddingPolicy(**kwargs)
+
+
+def test_error_half_window_limit_without_explicit_pads():
+    with error(
+        ValueError,
+        "jaxpad.PaddingPolicy: half_window_pool_pads is not read with size='same'; got "
+        "half_window_pool_pads=True.",
+    ):
+        jaxpad.PaddingPolicy("same", half_window_pool_pads=True)
 
 
 def test_error_field_of_the_wrong_type():
