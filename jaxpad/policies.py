@@ -2,7 +2,7 @@
 
 Pick the preset of the framework a model comes from, and window ops in
 ``jaxpad.nn`` pad and size their outputs exactly as that framework does
-(``padding-policies.md`` has the formulas; every pinned case there is a test).
+(``docs/policies.md`` has the formulas, and tests/test_policy.py pins their cases).
 
 Example:
   >>> from jaxpad import policies

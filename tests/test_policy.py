@@ -12,7 +12,7 @@ from jax import lax
 import jaxpad
 from jaxpad import nn, policies
 
-# padding-policies.md, "Pinned cases": (n, k, s, d), policy, out, (lo, hi).
+# Pinned cases (docs/policies.md): (n, k, s, d), policy, out, (lo, hi).
 PINNED = [
     ((5, 3, 1, 1), policies.tensorflow("SAME"), 5, (1, 1)),
     ((5, 3, 1, 1), policies.torch("same"), 5, (1, 1)),
@@ -79,7 +79,7 @@ def test_pinned_pooling_sizes(case, policy, out):
     ids=lambda v: getattr(v, "name", None),
 )
 def test_pinned_reverse_cases(policy, out, kwargs):
-    # padding-policies.md: reverse n=4, k=3, s=2.
+    # Reverse (transposed) lengths for n=4, k=3, s=2.
     assert policy.reverse_output_shape((4,), (3,), (2,), **kwargs) == (out,)
 
 
