@@ -11,7 +11,9 @@ import operator
 from collections.abc import Sequence
 
 import jax
+import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 # XLA's shapes and pad configurations are int64: a static integer outside this range
 # cannot be lowered (MLIR fails with "incompatible function arguments").
@@ -133,3 +135,112 @@ def check_choice(fn_name: str, arg_name: str, value: object, choices: Sequence[s
         options = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{fn_name}: {arg_name} must be one of {options}; got {value!r}.")
     return value
+
+
+# The pad modes of jaxpad.pad, jaxpad.dynamic_pad and the window ops' pad_mode.
+MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+
+
+def pad_value_operand(
+    fn_name: str,
+    pad_value: object,
+    mode: str,
+    dtype,
+    *,
+    arg_name: str = "pad_value",
+    input_name: str = "x",
+):
+    """The pad value as a scalar of ``dtype``; a zero for modes that never read it.
+
+    ``arg_name`` and ``input_name`` are the caller's names for the value and the padded
+    array (``constant_values`` and ``array`` for ``jaxpad.numpy.pad``). A traced scalar
+    is accepted: the pad value is an operand, not a static argument.
+    """
+    if mode != "constant":
+        if pad_value is not None:
+            raise ValueError(
+                f"{fn_name}: {arg_name} is only used by mode='constant'; got {arg_name}="
+                f"{describe(pad_value)} with mode={mode!r}."
+            )
+        return np.zeros((), dtype)
+    if pad_value is None:
+        return np.zeros((), dtype)
+    if isinstance(pad_value, (str, bytes)):
+        raise TypeError(f"{fn_name}: {arg_name} must be a number; got {pad_value!r}.")
+    if np.ndim(pad_value) != 0:
+        raise ValueError(
+            f"{fn_name}: {arg_name} must be a scalar; got shape {np.shape(pad_value)}."
+        )
+    try:
+        value = jnp.asarray(pad_value)
+    except TypeError:
+        value = None
+    if value is None or not (value.dtype == np.bool_ or jnp.issubdtype(value.dtype, jnp.number)):
+        raise TypeError(f"{fn_name}: {arg_name} must be a number; got {describe(pad_value)}.")
+    if jnp.issubdtype(value.dtype, jnp.complexfloating) and not jnp.issubdtype(
+        dtype, jnp.complexfloating
+    ):
+        raise TypeError(
+            f"{fn_name}: a complex {arg_name} would lose its imaginary part in {input_name}'s "
+            f"dtype {np.dtype(dtype)}; got {describe(value)}."
+        )
+    return lax.convert_element_type(value, dtype)
+
+
+def check_integer_dtype(fn_name: str, arg_name: str, value) -> None:
+    """Rejects an array (or tracer) whose dtype is not an integer one (bool included)."""
+    dtype = value.dtype
+    if dtype == np.bool_ or not jnp.issubdtype(dtype, jnp.integer):
+        raise TypeError(f"{fn_name}: {arg_name} must have an integer dtype; got {describe(value)}.")
+
+
+def int_vector_operand(fn_name: str, arg_name: str, value: object, ndim: int):
+    """One integer entry per axis as a single 1-D operand, and which entries are static.
+
+    ``value`` is an integer array (concrete or traced) or a sequence mixing Python or
+    NumPy ints with traced integer scalars. Returns ``(operand, static)`` where
+    ``static[i]`` is the Python int of entry ``i`` when it is known at trace time and
+    ``None`` when it is traced. Static entries are checked as ``static_int`` does.
+    """
+    if isinstance(value, (np.ndarray, jax.Array, np.generic)):
+        check_integer_dtype(fn_name, arg_name, value)
+        if value.ndim != 1:
+            raise ValueError(
+                f"{fn_name}: {arg_name} must be 1-D with one entry per axis; got {describe(value)}."
+            )
+        if value.shape[0] != ndim:
+            raise ValueError(
+                f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
+                f"got {value.shape[0]}."
+            )
+        if isinstance(value, jax.core.Tracer):
+            return value, (None,) * ndim
+        return jnp.asarray(value), tuple(int(v) for v in np.asarray(value))
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(
+            f"{fn_name}: {arg_name} must be an integer array or a sequence with one entry "
+            f"per axis; got {value!r}."
+        )
+    if len(value) != ndim:
+        raise ValueError(
+            f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
+            f"got {len(value)}: {value!r}."
+        )
+    entries, static = [], []
+    for i, entry in enumerate(value):
+        if isinstance(entry, jax.core.Tracer):
+            check_integer_dtype(fn_name, f"{arg_name}[{i}]", entry)
+            if entry.ndim != 0:
+                raise ValueError(
+                    f"{fn_name}: {arg_name}[{i}] must be a scalar; got {describe(entry)}."
+                )
+            entries.append(entry)
+            static.append(None)
+        else:
+            entry = static_int(fn_name, f"{arg_name}[{i}]", entry)
+            entries.append(entry)
+            static.append(entry)
+    if not entries:
+        return jnp.zeros((0,), jnp.int32), ()
+    dtype = jnp.result_type(*[e for e in entries if not isinstance(e, int)] or [jnp.int32])
+    return jnp.stack([jnp.asarray(e, dtype) for e in entries]), tuple(static)

@@ -2,7 +2,7 @@
 
 Pick the preset of the framework a model comes from, and window ops in
 ``jaxpad.nn`` pad and size their outputs exactly as that framework does
-(``padding-policies.md`` has the formulas; every pinned case there is a test).
+(``docs/policies.md`` has the formulas, and tests/test_policy.py pins their cases).
 
 Example:
   >>> from jaxpad import policies
@@ -13,6 +13,8 @@ Example:
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from jaxpad import _checks
 from jaxpad._policy import PaddingPolicy
@@ -37,8 +39,21 @@ def _symmetric_widths(fn, arg_name, value):
     return tuple((w, w) for w in widths)
 
 
-def _label(fn, *args):
-    return f"jaxpad.policies.{fn}({', '.join(repr(a) for a in args)})"
+def _label(fn, first, **options):
+    """The preset's call as a name: its first argument, then every option given a
+    value other than its default (``options`` maps a name to ``(value, default)``)."""
+    parts = [repr(first)]
+    parts += [f"{key}={value!r}" for key, (value, default) in options.items() if value != default]
+    return f"jaxpad.policies.{fn}({', '.join(parts)})"
+
+
+def _flag(fn, arg_name, value):
+    """A preset's boolean option: a bool, or 0 / 1 as ONNX writes its attributes."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{fn}: {arg_name} must be a bool (or 0 / 1); got {value!r}.")
 
 
 def tensorflow(padding: str = "VALID") -> PaddingPolicy:
@@ -74,57 +89,96 @@ def onnx(
 ) -> PaddingPolicy:
     """ONNX Conv/Pool attributes. ``pads`` is ONNX's flat ``[b1, b2, ..., e1, e2, ...]``.
 
+    ``auto_pad="SAME_UPPER"``/``"SAME_LOWER"`` pad as onnxruntime does, also where a
+    kernel smaller than the stride makes the total pad negative (the windows then
+    skip input at both ends, and onnxruntime's pools and convolutions place them
+    differently: the window ops say which they are). ``ceil_mode`` applies with every
+    ``auto_pad``, as in onnxruntime's pools; convolutions reject it (ONNX's Conv has
+    none).
+
     Example:
       >>> onnx(pads=[1, 0, 2, 1]).pads((5, 5), (3, 3))
       ((1, 2), (0, 1))
+      >>> onnx("SAME_UPPER").pads((6,), (1,), (3,), op="avg_pool")
+      ((-1, -1),)
     """
     fn = "jaxpad.policies.onnx"
     _checks.check_choice(fn, "auto_pad", auto_pad, ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"))
-    divisor = "padded" if count_include_pad else "valid"
-    label = _label("onnx", auto_pad)
-    if auto_pad != "NOTSET":
-        if pads is not None and any(pads):
-            raise ValueError(f"{fn}: pads must not be set with auto_pad={auto_pad!r}; got {pads}.")
-        size = "valid" if auto_pad == "VALID" else "same"
-        remainder = "top_left" if auto_pad == "SAME_LOWER" else "bottom_right"
-        return PaddingPolicy(size, remainder, divisor=divisor, name=label)
-    explicit = 0
+    ceil_mode = _flag(fn, "ceil_mode", ceil_mode)
+    count_include_pad = _flag(fn, "count_include_pad", count_include_pad)
+    flat = None
     if pads is not None:
         flat = _non_negative(fn, "pads", _checks.static_int_tuple(fn, "pads", pads))
         if len(flat) % 2:
             raise ValueError(f"{fn}: pads needs a begin and an end per axis; got {flat}.")
+    label = _label(
+        "onnx",
+        auto_pad,
+        pads=(flat, None),
+        ceil_mode=(ceil_mode, False),
+        count_include_pad=(count_include_pad, False),
+    )
+    common = {
+        "rounding": "ceil" if ceil_mode else "floor",
+        "divisor": "padded" if count_include_pad else "valid",
+        "name": label,
+    }
+    if auto_pad != "NOTSET":
+        if flat is not None and any(flat):
+            raise ValueError(f"{fn}: pads must not be set with auto_pad={auto_pad!r}; got {pads}.")
+        if auto_pad == "VALID":
+            return PaddingPolicy("valid", **common)
+        remainder = "top_left" if auto_pad == "SAME_LOWER" else "bottom_right"
+        return PaddingPolicy("onnx_same", remainder, **common)
+    explicit = 0
+    if flat is not None:
         half = len(flat) // 2
         explicit = tuple(zip(flat[:half], flat[half:]))
-    return PaddingPolicy(
-        "explicit",
-        explicit=explicit,
-        rounding="ceil" if ceil_mode else "floor",
-        divisor=divisor,
-        name=label,
-    )
+    return PaddingPolicy("explicit", explicit=explicit, **common)
 
 
 def torch(padding=0, ceil_mode: bool = False, count_include_pad: bool = True) -> PaddingPolicy:
     """PyTorch's ``padding=`` (an int, a per-axis tuple, ``"same"`` or ``"valid"``).
 
     Pools with it reject pads over half the window, as PyTorch does; ``"same"``
-    rejects strides other than 1.
+    rejects strides other than 1. ``ceil_mode`` and ``count_include_pad`` are pooling
+    options: they need int padding (PyTorch's pools take no string), and
+    convolutions reject ``ceil_mode=True``.
 
     Example:
       >>> torch(1, ceil_mode=True).output_shape((112,), (3,), (2,))
       (57,)
     """
     fn = "jaxpad.policies.torch"
+    ceil_mode = _flag(fn, "ceil_mode", ceil_mode)
+    count_include_pad = _flag(fn, "count_include_pad", count_include_pad)
     divisor = "padded" if count_include_pad else "valid"
-    label = _label("torch", padding)
     if isinstance(padding, str):
         _checks.check_choice(fn, "padding", padding, ("same", "valid"))
+        for arg_name, value, default in (
+            ("ceil_mode", ceil_mode, False),
+            ("count_include_pad", count_include_pad, True),
+        ):
+            if value != default:
+                raise ValueError(
+                    f"{fn}: {arg_name} is a pooling option and padding={padding!r} a "
+                    f"convolution one (PyTorch's pools take int padding); got "
+                    f"{arg_name}={value!r} with padding={padding!r}."
+                )
+        label = _label("torch", padding)
         if padding == "valid":
             return PaddingPolicy("valid", divisor=divisor, name=label)
         return PaddingPolicy("same_stride1", divisor=divisor, stride1_only=True, name=label)
+    widths = _symmetric_widths(fn, "padding", padding)
+    label = _label(
+        "torch",
+        padding if isinstance(widths, int) else tuple(w for w, _ in widths),
+        ceil_mode=(ceil_mode, False),
+        count_include_pad=(count_include_pad, True),
+    )
     return PaddingPolicy(
         "explicit",
-        explicit=_symmetric_widths(fn, "padding", padding),
+        explicit=widths,
         rounding="ceil" if ceil_mode else "floor",
         divisor=divisor,
         half_window_pool_pads=True,
@@ -133,7 +187,10 @@ def torch(padding=0, ceil_mode: bool = False, count_include_pad: bool = True) ->
 
 
 def caffe(pad=0, round_mode: str = "ceil") -> PaddingPolicy:
-    """Caffe's ``pad`` with its pooling ``round_mode`` (convolutions round down).
+    """Caffe's ``pad`` with its pooling ``round_mode``.
+
+    Caffe's convolutions round down: use ``round_mode="floor"`` for them
+    (convolutions reject a policy that rounds up).
 
     Example:
       >>> caffe(0).output_shape((5,), (1,), (3,))
@@ -141,13 +198,16 @@ def caffe(pad=0, round_mode: str = "ceil") -> PaddingPolicy:
     """
     fn = "jaxpad.policies.caffe"
     _checks.check_choice(fn, "round_mode", round_mode, ("ceil", "floor"))
+    widths = _symmetric_widths(fn, "pad", pad)
+    first = pad if isinstance(widths, int) else tuple(w for w, _ in widths)
+    options = {"ceil_clip": "caffe"} if round_mode == "ceil" else {}
     return PaddingPolicy(
         "explicit",
-        explicit=_symmetric_widths(fn, "pad", pad),
+        explicit=widths,
         rounding=round_mode,
-        ceil_clip="caffe",
         divisor="padded",
-        name=_label("caffe", pad, round_mode),
+        name=_label("caffe", first, round_mode=(round_mode, "ceil")),
+        **options,
     )
 
 
@@ -181,20 +241,27 @@ def flax(padding: str = "SAME") -> PaddingPolicy:
     return PaddingPolicy("same_stride1", pad_mode=mode, name=label)
 
 
-def mps(size: str = "valid", remainder: str = "top_left", exclude_edges: bool = False):
+def mps(
+    size: str = "valid", remainder: str = "top_left", exclude_edges: bool = False
+) -> PaddingPolicy:
     """Apple MPSNNPaddingMethod: size policy, remainder policy, ExcludeEdges.
 
     Example:
       >>> mps("full", "bottom_right").pads((6,), (3,), (2,))
       ((1, 2),)
+      >>> mps("same", exclude_edges=True).name
+      "jaxpad.policies.mps('same', exclude_edges=True)"
     """
     fn = "jaxpad.policies.mps"
     _checks.check_choice(fn, "size", size, ("valid", "same", "full"))
     _checks.check_choice(fn, "remainder", remainder, ("top_left", "bottom_right"))
+    exclude_edges = _flag(fn, "exclude_edges", exclude_edges)
     return PaddingPolicy(
         size,
         remainder,
         centred=True,
-        divisor="padded" if exclude_edges else "window",
-        name=_label("mps", size, remainder),
+        divisor="valid" if exclude_edges else "window",
+        name=_label(
+            "mps", size, remainder=(remainder, "top_left"), exclude_edges=(exclude_edges, False)
+        ),
     )

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import lax
 
 import jaxpad
-from jaxpad import policies
+from jaxpad import nn, policies
 
-# padding-policies.md, "Pinned cases": (n, k, s, d), policy, out, (lo, hi).
+# Pinned cases (docs/policies.md): (n, k, s, d), policy, out, (lo, hi).
 PINNED = [
     ((5, 3, 1, 1), policies.tensorflow("SAME"), 5, (1, 1)),
     ((5, 3, 1, 1), policies.torch("same"), 5, (1, 1)),
@@ -73,12 +74,12 @@ def test_pinned_pooling_sizes(case, policy, out):
         (policies.torch(1), 7, {}),
         (policies.mps("same"), 7, {}),
         (policies.tensorflow("VALID"), 9, {}),
-        (policies.caffe(1), 7, {}),
+        (policies.caffe(1, "floor"), 7, {}),
     ],
     ids=lambda v: getattr(v, "name", None),
 )
 def test_pinned_reverse_cases(policy, out, kwargs):
-    # padding-policies.md: reverse n=4, k=3, s=2.
+    # Reverse (transposed) lengths for n=4, k=3, s=2.
     assert policy.reverse_output_shape((4,), (3,), (2,), **kwargs) == (out,)
 
 
@@ -143,7 +144,9 @@ def test_presets_set_divisor_and_pad_mode():
     assert policies.torch(1, count_include_pad=False).divisor == "valid"
     assert policies.onnx(count_include_pad=True).divisor == "padded"
     assert policies.caffe(1).divisor == "padded"
-    assert policies.mps("same", exclude_edges=True).divisor == "padded"
+    # MPS's ExcludeEdges leaves the padding out of the average: TensorFlow's divisor.
+    assert policies.mps("same", exclude_edges=True).divisor == "valid"
+    assert policies.mps("same").divisor == "window"
     assert policies.flax("CIRCULAR").pad_mode == "wrap"
     assert policies.flax("REFLECT").pad_mode == "reflect"
     assert policies.flax("CIRCULAR").pads((8,), (4,), (2,)) == ((1, 2),)
@@ -291,8 +294,8 @@ def test_error_output_below_one():
 def test_error_explicit_pads_wrong_shape():
     with error(
         ValueError,
-        "jaxpad.policies.onnx('NOTSET'): explicit pads need one (lo, hi) pair per axis (2 axes); "
-        "got ((1, 1),).",
+        "jaxpad.policies.onnx('NOTSET', pads=(1, 1)): explicit pads need one (lo, hi) pair per "
+        "axis (2 axes); got ((1, 1),).",
     ):
         policies.onnx(pads=[1, 1]).pads((5, 5), (3, 3))
 
@@ -321,3 +324,254 @@ def test_error_custom_policy_has_no_reverse():
     policy = jaxpad.PaddingPolicy("custom", custom=lambda *a: [(0, 0)], name="mine")
     with error(ValueError, "mine: a custom policy has no reverse; pass explicit pads."):
         policy.reverse_pads((4,), (3,), (2,))
+
+
+# Hashing, names, unread fields, which op asks -------------------------------------------
+
+
+def test_explicit_lists_and_arrays_are_frozen():
+    nested = jaxpad.PaddingPolicy("explicit", explicit=([1, 1], [2, 2]))
+    frozen = jaxpad.PaddingPolicy("explicit", explicit=((1, 1), (2, 2)))
+    array = jaxpad.PaddingPolicy("explicit", explicit=np.array([[1, 1], [2, 2]]))
+    assert nested.explicit == ((1, 1), (2, 2)) and nested == frozen == array
+    assert hash(nested) == hash(frozen) == hash(array)
+    assert {nested: "x"}[array] == "x"
+    assert nested.pads((5, 5), (3, 3)) == ((1, 1), (2, 2))
+
+
+def _all_presets():
+    return [
+        policies.tensorflow("SAME"),
+        policies.jax("SAME_LOWER"),
+        policies.onnx("SAME_UPPER", ceil_mode=True),
+        policies.onnx(pads=[1, 0, 2, 1], count_include_pad=True),
+        policies.onnx("VALID"),
+        policies.torch(1),
+        policies.torch((1, 2), ceil_mode=True, count_include_pad=False),
+        policies.torch("same"),
+        policies.caffe(1),
+        policies.caffe((1, 0), "floor"),
+        policies.keras("causal"),
+        policies.flax("CIRCULAR"),
+        policies.mps("same"),
+        policies.mps("same", exclude_edges=True),
+        policies.mps("full", "bottom_right"),
+    ]
+
+
+def test_preset_names_are_their_calls():
+    presets = _all_presets()
+    assert len({p.name for p in presets}) == len(presets)
+    for policy in presets:
+        # The name, run as code, makes the same policy: distinct and faithful.
+        assert policy.name.startswith("jaxpad.policies.")
+        rebuilt = eval(policy.name.removeprefix("jaxpad."), {"policies": policies})
+        assert rebuilt == policy, policy.name
+
+
+def test_mps_exclude_edges_is_tensorflows_divisor():
+    # MPS's ExcludeEdges leaves the padding out of the average, as TensorFlow does; with
+    # the odd unit at the end and stride 1, MPS's SAME pads are TensorFlow's.
+    x = jnp.asarray(np.random.default_rng(4).normal(size=(1, 9, 8, 2)), jnp.float32)
+    window, strides = (1, 3, 4, 1), (1, 1, 1, 1)
+    sums = lax.reduce_window(x, 0.0, lax.add, window, strides, "SAME")
+    counts = lax.reduce_window(jnp.ones_like(x), 0.0, lax.add, window, strides, "SAME")
+    excluded = nn.avg_pool(x, window, strides, policies.mps("same", "bottom_right", True))
+    np.testing.assert_allclose(excluded, sums / counts, rtol=1e-6, atol=1e-6)
+    included = nn.avg_pool(x, window, strides, policies.mps("same", "bottom_right"))
+    np.testing.assert_allclose(included, sums / 12, rtol=1e-6, atol=1e-6)
+
+
+def test_onnx_ceil_mode_applies_with_auto_pad():
+    # onnxruntime's pools round up with every auto_pad (tests/test_onnx_parity.py).
+    assert policies.onnx("VALID").output_shape((7,), (3,), (3,)) == (2,)
+    assert policies.onnx("VALID", ceil_mode=True).output_shape((7,), (3,), (3,)) == (3,)
+    assert policies.onnx("VALID", ceil_mode=True).pads((7,), (3,), (3,)) == ((0, 2),)
+    policy = policies.onnx("SAME_UPPER", ceil_mode=1, count_include_pad=1)
+    assert policy.rounding == "ceil" and policy.divisor == "padded"
+
+
+def test_onnx_same_is_tensorflows_same_where_the_total_is_not_negative():
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        n, k, s = (int(v) for v in rng.integers(1, 12, 3))
+        for auto_pad, tf in (("SAME_UPPER", policies.tensorflow("SAME")), ("SAME_LOWER", None)):
+            tf = tf or policies.jax("SAME_LOWER")
+            total = (-(-n // s) - 1) * s + k - n
+            for op in ("conv", "avg_pool"):
+                got = policies.onnx(auto_pad).pads((n,), (k,), (s,), op=op)
+                if total >= 0:
+                    assert got == tf.pads((n,), (k,), (s,)), (n, k, s, auto_pad)
+                else:
+                    assert sum(got[0]) == total, (n, k, s, auto_pad)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (
+            {"size": "same", "explicit": 1},
+            "jaxpad.PaddingPolicy: explicit is not read with size='same'; got explicit=1.",
+        ),
+        (
+            {"size": "valid", "remainder": "top_left"},
+            "jaxpad.PaddingPolicy: remainder is not read with size='valid'; got "
+            "remainder='top_left'.",
+        ),
+        (
+            {"size": "same", "rounding": "ceil"},
+            "jaxpad.PaddingPolicy: rounding is not read with size='same'; got rounding='ceil'.",
+        ),
+        (
+            {"size": "valid", "centred": True, "rounding": "ceil"},
+            "jaxpad.PaddingPolicy: rounding is not read with size='valid' and centred=True; got "
+            "rounding='ceil'.",
+        ),
+        (
+            {"size": "explicit", "explicit": 1, "ceil_clip": "caffe"},
+            "jaxpad.PaddingPolicy: ceil_clip is only read with rounding='ceil'; got "
+            "ceil_clip='caffe' with rounding='floor'.",
+        ),
+        (
+            {"size": "explicit", "centred": True},
+            "jaxpad.PaddingPolicy: centred is not read with size='explicit'; got centred=True.",
+        ),
+        (
+            {"size": "causal", "remainder": "top_left"},
+            "jaxpad.PaddingPolicy: remainder is not read with size='causal'; got "
+            "remainder='top_left'.",
+        ),
+        (
+            {"size": "same", "custom": len},
+            "jaxpad.PaddingPolicy: custom is not read with size='same'; got custom=<built-in "
+            "function len>.",
+        ),
+    ],
+)
+def test_error_field_the_size_does_not_read(kwargs, message):
+    with error(ValueError, message):
+        jaxpad.PaddingPolicy(**kwargs)
+
+
+def test_error_half_window_limit_without_explicit_pads():
+    with error(
+        ValueError,
+        "jaxpad.PaddingPolicy: half_window_pool_pads is not read with size='same'; got "
+        "half_window_pool_pads=True.",
+    ):
+        jaxpad.PaddingPolicy("same", half_window_pool_pads=True)
+
+
+def test_error_field_of_the_wrong_type():
+    with error(TypeError, "jaxpad.PaddingPolicy: centred must be a bool; got 1."):
+        jaxpad.PaddingPolicy("same", centred=1)
+    with error(TypeError, "jaxpad.PaddingPolicy: explicit must be an int; got 1.5."):
+        jaxpad.PaddingPolicy("explicit", explicit=[(1.5, 1)])
+    with error(TypeError, "jaxpad.policies.onnx: ceil_mode must be a bool (or 0 / 1); got 2."):
+        policies.onnx(ceil_mode=2)
+
+
+@pytest.mark.parametrize(
+    "padding,kwargs,message",
+    [
+        (
+            "same",
+            {"ceil_mode": True},
+            "jaxpad.policies.torch: ceil_mode is a pooling option and padding='same' a "
+            "convolution one (PyTorch's pools take int padding); got ceil_mode=True with "
+            "padding='same'.",
+        ),
+        (
+            "valid",
+            {"count_include_pad": False},
+            "jaxpad.policies.torch: count_include_pad is a pooling option and padding='valid' a "
+            "convolution one (PyTorch's pools take int padding); got count_include_pad=False "
+            "with padding='valid'.",
+        ),
+    ],
+)
+def test_error_torch_pool_option_with_string_padding(padding, kwargs, message):
+    with error(ValueError, message):
+        policies.torch(padding, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "policy,op,pad_mode,message",
+    [
+        (
+            policies.torch(1, ceil_mode=True),
+            "conv",
+            None,
+            "jaxpad.nn.conv: policy jaxpad.policies.torch(1, ceil_mode=True) rounds the output "
+            "size up (rounding='ceil', a pooling option); convolutions round down in every "
+            "framework, so use a policy with rounding='floor' (ceil_mode=False, "
+            "round_mode='floor').",
+        ),
+        (
+            policies.caffe(1),
+            "conv_transpose",
+            None,
+            "jaxpad.nn.conv_transpose: policy jaxpad.policies.caffe(1) rounds the output size up",
+        ),
+        (
+            policies.flax("CIRCULAR"),
+            "max_pool",
+            None,
+            "jaxpad.nn.max_pool: policy jaxpad.policies.flax('CIRCULAR') pads in mode 'wrap', "
+            "but a pool pads with its identity (-inf for max, zeros counted by the divisor for "
+            "average); use a policy with pad_mode='constant'.",
+        ),
+        (
+            policies.flax("REFLECT"),
+            "conv_transpose",
+            None,
+            "jaxpad.nn.conv_transpose: policy jaxpad.policies.flax('REFLECT') pads in mode "
+            "'reflect', but conv_transpose is the VJP of a zero-padded conv; use a policy with "
+            "pad_mode='constant'.",
+        ),
+        (
+            policies.torch(1),
+            "conv_transpose",
+            "edge",
+            "jaxpad.nn.conv_transpose: policy jaxpad.policies.torch(1) pads in mode 'edge'",
+        ),
+        (
+            policies.torch(1),
+            "pool",
+            None,
+            "jaxpad.nn.conv: op must be one of 'conv', 'conv_transpose', 'max_pool', "
+            "'avg_pool'; got 'pool'.",
+        ),
+    ],
+)
+def test_error_op_cannot_honour_the_policy(policy, op, pad_mode, message):
+    fn = "jaxpad.nn.conv" if op == "pool" else f"jaxpad.nn.{op}"
+    with error(ValueError, message):
+        policy.check_op(fn, op, pad_mode)
+
+
+@pytest.mark.parametrize(
+    "policy,op",
+    [
+        (policies.torch(1, ceil_mode=True), "max_pool"),
+        (policies.caffe(1), "avg_pool"),
+        (policies.caffe(1, "floor"), "conv"),
+        (policies.flax("CIRCULAR"), "conv"),
+        (policies.tensorflow("SAME"), "conv_transpose"),
+        (policies.torch(2), "conv"),
+    ],
+)
+def test_op_accepts_what_it_honours(policy, op):
+    policy.check_op("f", op)
+
+
+def test_policy_methods_check_the_op_they_are_told():
+    with error(
+        ValueError,
+        "jaxpad.policies.caffe(1): this policy rounds the output size up (rounding='ceil', a "
+        "pooling option)",
+    ):
+        policies.caffe(1).pads((8,), (3,), (2,), op="conv")
+    with error(ValueError, "jaxpad.policies.flax('CIRCULAR'): this policy pads in mode 'wrap'"):
+        policies.flax("CIRCULAR").reverse_pads((4,), (3,), (2,))
+    assert policies.caffe(1).pads((8,), (3,), (2,), op="avg_pool") == ((1, 2),)
