@@ -260,7 +260,9 @@ def mps(
         size,
         remainder,
         centred=True,
-        divisor="valid" if exclude_edges else "window",
+        # Apple's header: ExcludeEdges leaves out "invalid regions beyond the padding",
+        # and counts the padding itself: the "padded" divisor, as Caffe's AVE pool.
+        divisor="padded" if exclude_edges else "window",
         name=_label(
             "mps", size, remainder=(remainder, "top_left"), exclude_edges=(exclude_edges, False)
         ),

@@ -338,7 +338,7 @@ ROWS = [
         'jaxpad.PaddingPolicy(size="half")',
         "ValueError",
         "jaxpad.PaddingPolicy: size must be one of 'valid', 'same', 'full', 'explicit', "
-        "'same_stride1', 'causal', 'custom'; got 'half'.",
+        "'same_stride1', 'causal', 'custom', 'onnx_same'; got 'half'.",
     ),
     Row(
         "jaxpad.policies.tensorflow",
@@ -457,6 +457,21 @@ ROWS = [
         "ValueError",
         "jaxpad.numpy.pad: stat_length of 0 on axis 0 gives no value to pad with; got "
         "stat_length=(0, 0).",
+    ),
+    Row(
+        "jaxpad.PaddingPolicy",
+        "a field the size does not read",
+        'jaxpad.PaddingPolicy("same", explicit=1)',
+        "ValueError",
+        "jaxpad.PaddingPolicy: explicit is not read with size='same'; got explicit=1.",
+    ),
+    Row(
+        "jaxpad.policies.torch",
+        "a pooling option with string padding",
+        'policies.torch("same", ceil_mode=True)',
+        "ValueError",
+        "jaxpad.policies.torch: ceil_mode is a pooling option and padding='same' a convolution "
+        "one (PyTorch's pools take int padding); got ceil_mode=True with padding='same'.",
     ),
     Row(
         "jaxpad.pad",

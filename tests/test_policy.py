@@ -145,7 +145,7 @@ def test_presets_set_divisor_and_pad_mode():
     assert policies.onnx(count_include_pad=True).divisor == "padded"
     assert policies.caffe(1).divisor == "padded"
     # MPS's ExcludeEdges leaves the padding out of the average: TensorFlow's divisor.
-    assert policies.mps("same", exclude_edges=True).divisor == "valid"
+    assert policies.mps("same", exclude_edges=True).divisor == "padded"
     assert policies.mps("same").divisor == "window"
     assert policies.flax("CIRCULAR").pad_mode == "wrap"
     assert policies.flax("REFLECT").pad_mode == "reflect"
@@ -369,17 +369,19 @@ def test_preset_names_are_their_calls():
         assert rebuilt == policy, policy.name
 
 
-def test_mps_exclude_edges_is_tensorflows_divisor():
-    # MPS's ExcludeEdges leaves the padding out of the average, as TensorFlow does; with
-    # the odd unit at the end and stride 1, MPS's SAME pads are TensorFlow's.
+def test_mps_exclude_edges_counts_the_padding():
+    # Apple's header: ExcludeEdges leaves out regions beyond the padding, not the padding
+    # itself (Caffe's AVE divisor). MPS's own SAME pads cover every window, so the
+    # average is over the whole window either way (see tests/test_options.py).
     x = jnp.asarray(np.random.default_rng(4).normal(size=(1, 9, 8, 2)), jnp.float32)
     window, strides = (1, 3, 4, 1), (1, 1, 1, 1)
     sums = lax.reduce_window(x, 0.0, lax.add, window, strides, "SAME")
-    counts = lax.reduce_window(jnp.ones_like(x), 0.0, lax.add, window, strides, "SAME")
-    excluded = nn.avg_pool(x, window, strides, policies.mps("same", "bottom_right", True))
-    np.testing.assert_allclose(excluded, sums / counts, rtol=1e-6, atol=1e-6)
-    included = nn.avg_pool(x, window, strides, policies.mps("same", "bottom_right"))
-    np.testing.assert_allclose(included, sums / 12, rtol=1e-6, atol=1e-6)
+    assert policies.mps("same", "bottom_right", True).divisor == "padded"
+    for exclude_edges in (False, True):
+        policy = policies.mps("same", "bottom_right", exclude_edges)
+        np.testing.assert_allclose(
+            nn.avg_pool(x, window, strides, policy), sums / 12, rtol=1e-6, atol=1e-6
+        )
 
 
 def test_onnx_ceil_mode_applies_with_auto_pad():
