@@ -190,45 +190,42 @@ def _exchange(x, axis, begin, end, mode, pad_value, names, size):
             pairs = [(j, k % size) for j, k in pairs]
         return lax.ppermute(slab, name, [(j, k) for j, k in pairs if 0 <= k < size])
 
+    def part(start, stop):
+        return lax.slice_in_dim(x, start, stop, axis=axis)
+
     # The previous block's last elements, the next block's first.
-    before = shift(lax.slice_in_dim(x, length - begin, length, axis=axis), 1) if begin else None
-    after = shift(lax.slice_in_dim(x, 0, end, axis=axis), -1) if end else None
-    if not wrap:
-        if begin:
-            head = x
-            if mode == "reflect" and begin == length:
-                # The mirror reaches the next block's first element.
-                first = after if end else shift(lax.slice_in_dim(x, 0, 1, axis=axis), -1)
-                head = jnp.concatenate([x, lax.slice_in_dim(first, 0, 1, axis=axis)], axis)
-            head = lax.slice_in_dim(head, 0, min(begin + 1, head.shape[axis]), axis=axis)
-            boundary = lax.slice_in_dim(
-                pad(head, _on(axis, begin, x.ndim), _on(axis, 0, x.ndim), mode, pad_value),
-                0,
-                begin,
-                axis=axis,
-            )
-            before = jnp.where(index == 0, boundary, before)
-        if end:
-            tail = x
-            if mode == "reflect" and end == length:
-                last = (
-                    before
-                    if begin
-                    else shift(lax.slice_in_dim(x, length - 1, length, axis=axis), 1)
-                )
-                n = last.shape[axis]
-                tail = jnp.concatenate([lax.slice_in_dim(last, n - 1, n, axis=axis), x], axis)
-            n = tail.shape[axis]
-            tail = lax.slice_in_dim(tail, max(0, n - end - 1), n, axis=axis)
-            n = tail.shape[axis]
-            boundary = lax.slice_in_dim(
-                pad(tail, _on(axis, 0, x.ndim), _on(axis, end, x.ndim), mode, pad_value),
-                n,
-                n + end,
-                axis=axis,
-            )
-            after = jnp.where(index == size - 1, boundary, after)
-    parts = [p for p in (before, x, after) if p is not None]
+    before = shift(part(length - begin, length), 1) if begin else None
+    after = shift(part(0, end), -1) if end else None
+    if wrap:
+        return jnp.concatenate([p for p in (before, x, after) if p is not None], axis)
+    # On the blocks at the domain's edge the mode supplies the halo from the block
+    # itself; reflect's mirror of a halo as wide as the block also reaches the
+    # neighbour's nearest element, which the opposite halo brings if there is one.
+    parts = [x]
+    if begin:
+        source = x
+        if mode == "reflect" and begin == length:
+            nearest = after if end else shift(part(0, 1), -1)
+            source = jnp.concatenate([x, lax.slice_in_dim(nearest, 0, 1, axis=axis)], axis)
+        # A pad that crops all of its source leaves the mode's elements before it.
+        outside = pad(
+            source,
+            _on(axis, begin, x.ndim),
+            _on(axis, -source.shape[axis], x.ndim),
+            mode,
+            pad_value,
+        )
+        parts.insert(0, jnp.where(index == 0, outside, before))
+    if end:
+        source = x
+        if mode == "reflect" and end == length:
+            nearest = before if begin else shift(part(length - 1, length), 1)
+            n = nearest.shape[axis]
+            source = jnp.concatenate([lax.slice_in_dim(nearest, n - 1, n, axis=axis), x], axis)
+        outside = pad(
+            source, _on(axis, -source.shape[axis], x.ndim), _on(axis, end, x.ndim), mode, pad_value
+        )
+        parts.append(jnp.where(index == size - 1, outside, after))
     return jnp.concatenate(parts, axis)
 
 

@@ -55,6 +55,17 @@ def test_a_named_vmap_axis_stands_in_for_the_mesh(mode):
     np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.parametrize("dtype", [jnp.bool_, jnp.int8, jnp.bfloat16, jnp.complex64])
+@pytest.mark.parametrize("mode", ["constant", "reflect"])
+def test_dtypes(dtype, mode):
+    x = (np.arange(8 * 2).reshape(8, 2) % 3).astype(dtype)
+    got = blocks_by_vmap(x, 4, (2, 1), (1, 0), mode)
+    padded = numpy_pad(x, (2, 1), (1, 0), mode)
+    expected = np.stack([padded[2 * k : 2 * k + 5] for k in range(4)])
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
 # Bad inputs ------------------------------------------------------------------------
 
 X = jnp.zeros((4, 3))
