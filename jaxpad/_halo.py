@@ -62,9 +62,11 @@ def halo_pad(
     Args:
       x: the local block; any numeric dtype or bool.
       halo_begin: one non-negative int per axis of ``x``: halo before the block. Along
-        a split axis it must not exceed the block's size on that axis (one hop of
-        neighbours; a wider halo raises ``ValueError``).
-      halo_end: one non-negative int per axis of ``x``: halo after the block.
+        an axis split over more than one device it must not exceed the block's size
+        on that axis: halos come from the nearest neighbour only (one hop), and a
+        wider one raises ``ValueError``. Elsewhere any width works.
+      halo_end: one non-negative int per axis of ``x``: halo after the block, with
+        the same limit.
       mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``:
         the global array's boundary condition, as in ``jaxpad.pad``.
       pad_value: constant mode only; a scalar, as in ``jaxpad.pad``.
