@@ -54,3 +54,10 @@ def test_periodic_heat_equation_recovers_the_diffusivity():
     assert "wrap boundary" in stdout and "symmetric boundary" in stdout
     assert stdout.count("recovered 0.800") == 2
     assert stdout.strip().endswith("ok")
+
+
+def test_distributed_heat_equation_matches_one_device_and_moves_only_halos():
+    stdout = run_example("distributed_heat_equation.py")
+    assert "dirichlet walls" in stdout and "reflecting walls" in stdout
+    assert stdout.count("1040 bytes per device (halo of a block: 1040 bytes)") == 2
+    assert stdout.strip().endswith("ok")
