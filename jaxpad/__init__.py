@@ -3,6 +3,7 @@
 from jaxpad import modes, nn, numpy, policies
 from jaxpad._broadcast import broadcast, broadcast_p
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad, dynamic_pad_p
+from jaxpad._halo import halo_pad
 from jaxpad._pad import fold_p, pad, pad_p
 from jaxpad._policy import PaddingPolicy
 
@@ -14,6 +15,7 @@ __all__ = [
     "dynamic_pad",
     "dynamic_pad_p",
     "fold_p",
+    "halo_pad",
     "modes",
     "nn",
     "numpy",

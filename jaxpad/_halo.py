@@ -80,7 +80,7 @@ def halo_pad(
 
     Example:
       >>> import jax, jax.numpy as jnp
-      >>> from jaxpad._halo import halo_pad
+      >>> from jaxpad import halo_pad
       >>> blocks = jnp.arange(8.0).reshape(4, 2)  # 4 blocks of a periodic domain
       >>> jax.vmap(
       ...     lambda b: halo_pad(b, [1], [1], "wrap", axis_names=["i"]), axis_name="i"
@@ -91,7 +91,7 @@ def halo_pad(
              [5., 6., 7., 0.]], dtype=float32)
     """
     x = jnp.asarray(x)
-    mode = _checks.check_choice(_FN, "mode", mode, MODES)
+    mode = _checks.check_mode(_FN, mode, MODES)
     halo_begin = _halo_widths("halo_begin", halo_begin, x.ndim)
     halo_end = _halo_widths("halo_end", halo_end, x.ndim)
     names = _check_axis_names(axis_names, x.ndim)

@@ -474,6 +474,86 @@ ROWS = [
         "one (PyTorch's pools take int padding); got ceil_mode=True with padding='same'.",
     ),
     Row(
+        "jaxpad.halo_pad",
+        "halo_begin with the wrong length",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1], [1, 0], axis_names=["i", None]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: halo_begin needs one entry per axis of x (x.ndim=2); got 1: (1,).",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "a negative halo",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [-1, 0], axis_names=["i", None]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: halo_end must be non-negative; got (-1, 0).",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "unknown mode",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], "mirror", axis_names=["i", None]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
+        "'wrap'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
+        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "axis_names with the wrong length",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], axis_names=["i"]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: axis_names needs one entry per axis of x (x.ndim=2); got 1: ('i',).",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "axis_names as a string",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], axis_names="i_"), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "TypeError",
+        "jaxpad.halo_pad: axis_names must be a sequence with one entry per axis of x (a mesh "
+        "axis name, a tuple of names, or None); got 'i_'.",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "a mesh axis named twice",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], axis_names=["i", "i"]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: axis_names names mesh axis 'i' more than once; a mesh axis splits "
+        "one axis of x. Got axis_names=('i', 'i').",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "a mesh axis not bound here",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], axis_names=["x", None]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: axis_names[0] names mesh axis 'x', which is not bound here; call "
+        "halo_pad inside jax.shard_map over a mesh with that axis (or a jax.vmap with that "
+        "axis_name).",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "pad_value with a non-constant mode",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], "edge", 1.0, axis_names=["i", None]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: pad_value is only used by mode='constant'; got pad_value=1.0 with "
+        "mode='edge'.",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "a halo wider than the block",
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [5, 0], [1, 0], axis_names=["i", None]), '
+        'axis_name="i")(jnp.ones((2, 4, 3)))',
+        "ValueError",
+        "jaxpad.halo_pad: halo_begin[0]=5 is wider than the local block (x.shape[0]=4); halos "
+        "reach one neighbour only.",
+    ),
+    Row(
         "jaxpad.pad",
         "NaN and inf in x and pad_value propagate",
         "jaxpad.pad(jnp.array([jnp.nan, jnp.inf]), [1], [1], pad_value=-jnp.inf)",

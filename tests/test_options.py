@@ -12,6 +12,7 @@ import inspect
 import itertools
 from typing import Any, NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -221,10 +222,40 @@ ROWS += [
     # exclude_edges: see test_mps_exclude_edges_has_no_window_to_exclude.
 ]
 
+
+def _halo_pad_in_vmap(x, halo_begin, halo_end, mode="constant", pad_value=None, *, axis_names):
+    """halo_pad over 2 blocks of a named vmap axis, which stands in for a mesh axis."""
+    return jax.vmap(
+        lambda block: jaxpad.halo_pad(
+            block, halo_begin, halo_end, mode, pad_value, axis_names=axis_names
+        ),
+        axis_name="i",
+    )(x)
+
+
+_HALO = dict(
+    x=jnp.arange(24.0).reshape(2, 3, 4), halo_begin=(1, 1), halo_end=(2, 0), mode="reflect"
+)
+_HALO_AXES = dict(axis_names=("i", None))
+ROWS += [
+    *rows_for(
+        _halo_pad_in_vmap,
+        {**_HALO, **_HALO_AXES},
+        x=[jnp.arange(1.0, 25.0).reshape(2, 3, 4)],
+        halo_begin=[(0, 1), (1, 2)],
+        halo_end=[(1, 0), (2, 1)],
+        mode=_MODES,
+        pad_value=[5.0],
+        axis_names=[(None, None), ("j", None)],
+    ),
+    *rows_for(_halo_pad_in_vmap, {**_HALO, **_HALO_AXES, "mode": "constant"}, pad_value=[5.0]),
+]
+
 PUBLIC = [
     jaxpad.pad,
     jaxpad.dynamic_pad,
     jaxpad.broadcast,
+    jaxpad.halo_pad,
     jaxpad.PaddingPolicy,
     jpnp.pad,
     *(getattr(nn, name) for name in nn.__all__),
@@ -259,7 +290,8 @@ def test_changing_an_option_changes_the_result_or_raises(row):
 
 @pytest.mark.parametrize("function", PUBLIC, ids=lambda f: f.__qualname__)
 def test_every_parameter_has_a_row(function):
-    covered = {row.parameter for row in ROWS if row.function is function}
+    tested = _halo_pad_in_vmap if function is jaxpad.halo_pad else function
+    covered = {row.parameter for row in ROWS if row.function is tested}
     if function is policies.mps:
         covered.add("exclude_edges")  # test_mps_exclude_edges_has_no_window_to_exclude
     parameters = set()

@@ -133,3 +133,16 @@ _POOL_POLICIES = [
 def test_pools(pool, policy):
     x = _values((11,), 5)
     _agree(lambda x: pool(x, 3, 2, policy), x, exact=False)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_halo_pad(mode):
+    # A named vmap axis stands in for the mesh axis of shard_map (tests/test_halo.py
+    # runs the same on 8 devices); the batch of one is a second, unnamed vmap.
+    def fn(blocks):
+        return jax.vmap(
+            lambda b: jaxpad.halo_pad(b, (2, 1), (1, 0), mode, axis_names=("i", None)),
+            axis_name="i",
+        )(blocks)
+
+    _agree(fn, _values((4, 3, 5), 6))
