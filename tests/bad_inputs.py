@@ -538,7 +538,8 @@ ROWS = [
     Row(
         "jaxpad.halo_pad",
         "pad_value with a non-constant mode",
-        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], "edge", 1.0, axis_names=["i", None]), '
+        'jax.vmap(lambda b: jaxpad.halo_pad(b, [1, 0], [1, 0], "edge", 1.0, '
+        'axis_names=["i", None]), '
         'axis_name="i")(jnp.ones((2, 4, 3)))',
         "ValueError",
         "jaxpad.halo_pad: pad_value is only used by mode='constant'; got pad_value=1.0 with "
