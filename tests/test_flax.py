@@ -69,8 +69,7 @@ CONV_CASES = [
     ((3,), {"padding": "CAUSAL", "kernel_dilation": 2}, (2, 9, 4)),
     ((3, 3), {"padding": "CIRCULAR", "strides": 2, "kernel_dilation": (1, 2)}, (2, 9, 8, 4)),
     ((4, 3), {"padding": "REFLECT", "feature_group_count": 2}, (2, 7, 6, 4)),
-    ((3, 2), {"padding": ((1, 2), (0, 1)), "strides": (2, 1)}, (2, 7, 6, 4)),
-    ((3, 3), {"padding": 1, "input_dilation": 2}, (1, 5, 4, 4)),
+    ((3, 2), {"padding": ((1, 2), (0, 1)), "input_dilation": 2}, (1, 5, 4, 4)),
     ((3, 3), {"padding": "REFLECT", "strides": (1, 2), "kernel_dilation": 2}, (1, 7, 8, 4)),
     ((2, 3, 3), {"padding": "CIRCULAR", "strides": (1, 2, 1)}, (1, 4, 5, 4, 4)),
     ((3,), {"padding": "VALID", "mask": jnp.tril(jnp.ones((3, 4, 6)))}, (3, 2, 9, 4)),
@@ -88,10 +87,8 @@ def test_nnx_conv_matches_flax(kernel_size, kwargs, shape):
 
 
 TRANSPOSE_CASES = [
-    ((3,), {"padding": "SAME", "strides": 2}),
     ((4,), {"padding": "VALID", "strides": 3, "kernel_dilation": 2}),
     ((3, 3), {"padding": ((2, 0), (1, 3)), "strides": (2, 1)}),
-    ((3, 3), {"padding": "CIRCULAR", "strides": 2}),
     ((4, 3), {"padding": "CIRCULAR", "strides": (3, 1), "transpose_kernel": True}),
     ((2, 5), {"padding": "CIRCULAR", "kernel_dilation": (1, 2)}),
     ((6, 6), {"padding": "CIRCULAR", "strides": 2, "transpose_kernel": True}),
@@ -240,10 +237,15 @@ def test_linen_policy_and_pad_mode():
 
 
 def test_sharded_spatial_axis_on_two_devices():
+    """One process with two CPU devices runs the sharded checks of both layer modules
+    (tests/test_equinox.py's skips itself without Equinox)."""
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=2")
+    nodes = [
+        f"{ROOT / 'tests' / name}::test_explicit_sharding_inner"
+        for name in ("test_flax.py", "test_equinox.py")
+    ]
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
-        + [f"{__file__}::test_explicit_sharding_inner"],
+        [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", *nodes],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -251,12 +253,13 @@ def test_sharded_spatial_axis_on_two_devices():
         timeout=300,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    assert "1 passed" in result.stdout
+    assert "failed" not in result.stdout and "error" not in result.stdout.lower()
+    assert re.search(r"\b[12] passed", result.stdout), result.stdout[-2000:]
 
 
 def test_explicit_sharding_inner():
     if jax.device_count() < 2:
-        pytest.skip("runs in test_sharded_spatial_axis_on_two_devices' process (2 devices)")
+        pytest.skip("run by test_sharded_spatial_axis_on_two_devices, on 2 devices")
     from jax.sharding import AxisType, NamedSharding
     from jax.sharding import PartitionSpec as P
 
@@ -267,7 +270,7 @@ def test_explicit_sharding_inner():
     mesh = jax.make_mesh((2,), ("h",), axis_types=(AxisType.Explicit,))
     with jax.set_mesh(mesh):
         sharded = jax.device_put(x, NamedSharding(mesh, P(None, "h")))
-        with pytest.raises(Exception, match="ShardingTypeError|not divisible|sharded"):
+        with pytest.raises(Exception, match="slicing on sharded dims"):  # ShardingTypeError
             jax.jit(lambda x: original(x))(sharded)
         y = jax.jit(lambda x: ours(x))(sharded)
         grad = jax.jit(jax.grad(lambda x: (ours(x) ** 2).sum()))(sharded)

@@ -309,7 +309,7 @@ def test_conv_transpose_without_transpose_kernel_uses_the_kernel_as_given():
     )
 
 
-@pytest.mark.parametrize("strides,size", [(1, 3), (1, 5), (2, 3), (2, 4), (2, 6)])
+@pytest.mark.parametrize("strides,size", [(1, 3), (2, 3), (2, 4)])
 def test_circular_conv_transpose_matches_flax(strides, size):
     """flax folds its circular ConvTranspose around the period ``n * s``; with its
     transpose_kernel=True that is the VJP of CIRCULAR conv at length ``n * s``
