@@ -69,11 +69,16 @@ def _init(fn, init, **kwargs):
         raise ValueError(f"{fn}: {error}") from None
 
 
-def _check_rank(fn, x, num_spatial_dims):
+def _check_input(fn, x, num_spatial_dims, in_channels):
     if x.ndim != num_spatial_dims + 1:
         raise ValueError(
             f"{fn}: x must have rank {num_spatial_dims + 1} (in_channels and "
             f"{num_spatial_dims} spatial axes); got shape {x.shape}."
+        )
+    if x.shape[0] != in_channels:
+        raise ValueError(
+            f"{fn}: x must have in_channels={in_channels} channels on its first axis; "
+            f"got shape {x.shape}."
         )
 
 
@@ -145,7 +150,7 @@ class Conv(eqx.nn.Conv):
         """Applies the convolution to ``x`` of shape ``(in_channels, *spatial)``."""
         del key
         fn = "jaxpad.equinox.Conv"
-        _check_rank(fn, x, self.num_spatial_dims)
+        _check_input(fn, x, self.num_spatial_dims, self.in_channels)
         mode = _MODES[self.padding_mode]
         sizes = x.shape[1:]
         out_sizes = None
@@ -271,7 +276,7 @@ class ConvTranspose(eqx.nn.ConvTranspose):
         """Applies the transposed convolution to ``x`` of shape ``(in_channels, *spatial)``."""
         del key
         fn = "jaxpad.equinox.ConvTranspose"
-        _check_rank(fn, x, self.num_spatial_dims)
+        _check_input(fn, x, self.num_spatial_dims, self.in_channels)
         fold_pads = [(lo, hi - a) for lo, hi, a in self._forward_pads(fn, x.shape[1:])]
         y = _window_ops.folded_conv_transpose(
             x[None],

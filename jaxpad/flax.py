@@ -171,6 +171,14 @@ def _slice_to(y, out_sizes):
     return lax.slice(y, (0,) * y.ndim, (y.shape[0], *out_sizes, y.shape[-1]))
 
 
+def _check_features(fn, inputs, expected):
+    if inputs.ndim < 1 or inputs.shape[-1] != expected:
+        raise ValueError(
+            f"{fn}: inputs must have in_features={expected} features on their last axis; "
+            f"got shape {inputs.shape}."
+        )
+
+
 def _flatten_batch(inputs, rank):
     """flax's convention: every leading axis is batch (none: one example)."""
     batch_dims = inputs.ndim - (rank + 1)
@@ -324,6 +332,7 @@ class Conv(nnx.Conv):
         """Applies the convolution, as ``nnx.Conv.__call__`` with jaxpad's padding."""
         fn = "jaxpad.flax.Conv"
         rank = len(self.kernel_size)
+        _check_features(fn, inputs, self.in_features)
         inputs, batch_shape = _flatten_batch(inputs, rank)
         strides = _tuple(self.strides, rank)
         input_dilation = _tuple(self.input_dilation, rank)
@@ -418,6 +427,7 @@ class ConvTranspose(nnx.ConvTranspose):
         """Applies the transposed convolution, as ``nnx.ConvTranspose.__call__``."""
         fn = "jaxpad.flax.ConvTranspose"
         rank = len(self.kernel_size)
+        _check_features(fn, inputs, self.in_features)
         inputs, batch_shape = _flatten_batch(inputs, rank)
         if self.mask is not None and self.mask.shape != self.kernel_shape:
             raise ValueError(

@@ -264,3 +264,13 @@ def test_error_policy_empty_output():
         "jaxpad.equinox.Conv: policy jaxpad.policies.keras('valid'): the output would be empty",
     ):
         conv(jnp.ones((1, 3)))
+
+
+def test_error_input_channels():
+    conv = jaxpad.equinox.Conv(1, 3, 1, 3, key=jax.random.key(0))
+    with error(
+        ValueError,
+        "jaxpad.equinox.Conv: x must have in_channels=3 channels on its first axis; got shape "
+        "(2, 5).",
+    ):
+        conv(jnp.ones((2, 5)))

@@ -358,3 +358,13 @@ def test_error_policy_with_input_dilation_and_empty_output():
         "jaxpad.flax.Conv: policy jaxpad.policies.keras('valid'): the output would be empty",
     ):
         layer(jnp.ones((1, 3, 1)))
+
+
+def test_error_input_features():
+    layer = jaxpad.flax.ConvTranspose(3, 1, 3, rngs=nnx.Rngs(0))
+    with error(
+        ValueError,
+        "jaxpad.flax.ConvTranspose: inputs must have in_features=3 features on their last "
+        "axis; got shape (1, 5, 2).",
+    ):
+        layer(jnp.ones((1, 5, 2)))
