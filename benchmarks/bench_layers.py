@@ -91,20 +91,23 @@ def equinox_step(net):
 
 def padding_only(pad, shapes):
     """The step's padding alone: each conv input padded, and the VJP of the pads
-    whose input the step differentiates (all but the first: x is not a parameter)."""
+    whose input the step differentiates (all but the first: x is not a parameter).
+    The cotangents are inputs of their own, so XLA cannot simplify a VJP of the pad
+    it just computed."""
 
     @jax.jit
-    def run(*arrays):
+    def run(arrays, cotangents):
         outs = []
-        for i, a in enumerate(arrays):
+        for i, (a, t) in enumerate(zip(arrays, cotangents)):
             y, vjp = jax.vjp(pad, a)
             outs.append(y)
             if i:
-                outs.append(vjp(y)[0])
+                outs.append(vjp(t)[0])
         return outs
 
     arrays = tuple(jnp.ones(shape, jnp.float32) for shape in shapes)
-    return run, arrays
+    cotangents = tuple(jnp.ones(pad(a).shape, jnp.float32) for a in arrays)
+    return run, (arrays, cotangents)
 
 
 def pad_candidates(shapes, spatial_axes):

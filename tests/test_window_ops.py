@@ -349,8 +349,19 @@ def test_circular_conv_transpose_matches_flax(strides, size):
         lambda x: nn.max_pool(x, (1, 3, 3), (1, 2, 2), policies.tensorflow("SAME")),
         lambda x: nn.conv(x[None], jnp.ones((2, 3, 3, 3)), 2, policies.flax("REFLECT")),
         lambda x: nn.conv_transpose(x[None], jnp.ones((2, 3, 3, 3)), 2, policies.jax("SAME")),
+        lambda x: nn.avg_pool(x, (1, 2, 3), (1, 1, 2), policies.torch(1), "reflect", (1, 2, 2)),
+        lambda x: nn.conv_transpose(
+            x[None], jnp.ones((3, 2, 3, 3)), 2, policies.flax("CIRCULAR"), 1, pad_mode="wrap"
+        ),
     ],
-    ids=["avg_pool", "max_pool", "conv_reflect", "conv_transpose"],
+    ids=[
+        "avg_pool",
+        "max_pool",
+        "conv_reflect",
+        "conv_transpose",
+        "avg_pool_reflect_dilated",
+        "conv_transpose_wrap",
+    ],
 )
 def test_check_grads_through_window_ops(op):
     x = jnp.asarray(np.random.default_rng(3).permutation(75).reshape(3, 5, 5) / 10, jnp.float32)
