@@ -351,7 +351,7 @@ def test_circular_conv_transpose_matches_flax(strides, size):
         lambda x: nn.conv_transpose(x[None], jnp.ones((2, 3, 3, 3)), 2, policies.jax("SAME")),
         lambda x: nn.avg_pool(x, (1, 2, 3), (1, 1, 2), policies.torch(1), "reflect", (1, 2, 2)),
         lambda x: nn.conv_transpose(
-            x[None], jnp.ones((3, 2, 3, 3)), 2, policies.flax("CIRCULAR"), 1, pad_mode="wrap"
+            x[None], jnp.ones((2, 3, 3, 3)), 2, policies.flax("CIRCULAR"), 1, pad_mode="wrap"
         ),
     ],
     ids=[
