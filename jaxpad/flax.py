@@ -82,9 +82,10 @@ def _check_padding(fn, padding, pad_mode, rank, transpose, output_padding=None):
             )
         else:
             options = ", ".join(repr(p) for p in _LAX_STRINGS + strings)
+            hint = f" (flax spells it {padding.upper()!r})" if padding.upper() in strings else ""
             raise ValueError(
                 f"{fn}: padding must be one of {options}, an int, (low, high) pairs or a "
-                f"jaxpad.PaddingPolicy; got {padding!r}."
+                f"jaxpad.PaddingPolicy; got {padding!r}{hint}."
             )
         if padding == "CAUSAL" and rank != 1:
             raise ValueError(

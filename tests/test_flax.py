@@ -291,7 +291,7 @@ def test_error_unknown_padding_string():
         ValueError,
         "jaxpad.flax.Conv: padding must be one of 'SAME', 'SAME_LOWER', 'VALID', 'CIRCULAR', "
         "'REFLECT', 'CAUSAL', an int, (low, high) pairs or a jaxpad.PaddingPolicy; got "
-        "'circular'.",
+        "'circular' (flax spells it 'CIRCULAR').",
     ):
         jaxpad.flax.Conv(1, 1, 3, padding="circular", rngs=nnx.Rngs(0))
 
