@@ -158,17 +158,15 @@ class PaddingPolicy:
 
     # Which op asks -----------------------------------------------------------------
 
-    def check_op(self, fn_name: str, op: str, pad_mode: str | None = None) -> None:
+    def check_op(self, fn_name: str, op: str) -> None:
         """Raises if window op ``op`` cannot honour this policy (called by ``jaxpad.nn``).
 
         Args:
           fn_name: the public function the user called, for the message.
           op: ``"conv"``, ``"conv_transpose"``, ``"max_pool"`` or ``"avg_pool"``.
-          pad_mode: the op's own pad mode, if it takes one (overrides ``pad_mode``).
 
-        Pools and transposed convolutions pad with zeros (or the pool's identity), so
-        they reject a pad mode other than ``"constant"``; convolutions round down in
-        every framework, so they reject ``rounding="ceil"`` (a pooling option).
+        Convolutions round down in every framework, so they reject
+        ``rounding="ceil"`` (a pooling option). Every op honours every pad mode.
         ``divisor`` and ``half_window_pool_pads`` describe the framework's pools and
         are read by pools only; a convolution has nothing to use them for.
 
@@ -177,19 +175,7 @@ class PaddingPolicy:
           >>> jaxpad.policies.torch(1).check_op("jaxpad.nn.conv", "conv")
         """
         _checks.check_choice(fn_name, "op", op, OPS)
-        mode = self.pad_mode if pad_mode is None else pad_mode
         who = "this policy" if fn_name == self.name else f"policy {self.name}"
-        if op in _POOLS and mode != "constant":
-            raise ValueError(
-                f"{fn_name}: {who} pads in mode {mode!r}, but a pool pads with "
-                "its identity (-inf for max, zeros counted by the divisor for average); "
-                "use a policy with pad_mode='constant'."
-            )
-        if op == "conv_transpose" and mode != "constant":
-            raise ValueError(
-                f"{fn_name}: {who} pads in mode {mode!r}, but conv_transpose is "
-                "the VJP of a zero-padded conv; use a policy with pad_mode='constant'."
-            )
         if op in ("conv", "conv_transpose") and self.rounding == "ceil":
             raise ValueError(
                 f"{fn_name}: {who} rounds the output size up (rounding='ceil', "

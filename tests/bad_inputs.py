@@ -424,33 +424,6 @@ ROWS = [
         "18446744073709551616.",
     ),
     Row(
-        "jaxpad.nn.conv_transpose",
-        "a pad mode it does not implement",
-        'nn.conv_transpose(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 1, policies.flax("CIRCULAR"))',
-        "ValueError",
-        "jaxpad.nn.conv_transpose: pads with zeros only and cannot honour the policy's "
-        "pad_mode='wrap' (policy \"jaxpad.policies.flax('CIRCULAR')\"); take jax.vjp of "
-        "jaxpad.nn.conv with that policy for its transpose.",
-    ),
-    Row(
-        "jaxpad.nn.avg_pool",
-        "a pad mode it does not implement",
-        'nn.avg_pool(jnp.ones(6), 3, 1, policies.flax("REFLECT"))',
-        "ValueError",
-        "jaxpad.nn.avg_pool: pads with zeros only and cannot honour the policy's "
-        "pad_mode='reflect' (policy \"jaxpad.policies.flax('REFLECT')\"); pad x with jaxpad.pad "
-        "in that mode first and pool with a VALID policy.",
-    ),
-    Row(
-        "jaxpad.nn.max_pool",
-        "a pad mode it does not implement",
-        'nn.max_pool(jnp.ones(6), 3, 1, policies.flax("CIRCULAR"))',
-        "ValueError",
-        "jaxpad.nn.max_pool: pads with zeros only and cannot honour the policy's "
-        "pad_mode='wrap' (policy \"jaxpad.policies.flax('CIRCULAR')\"); pad x with jaxpad.pad in "
-        "that mode first and pool with a VALID policy.",
-    ),
-    Row(
         "jaxpad.numpy.pad",
         "stat_length 0 for maximum, on an axis padded by 0",
         'jpnp.pad(jnp.array([1.0, 2.0]), 0, "maximum", stat_length=0)',
@@ -553,6 +526,64 @@ ROWS = [
         "ValueError",
         "jaxpad.halo_pad: halo_begin[0]=5 is wider than the local block (x.shape[0]=4); halos "
         "reach one neighbour only.",
+    ),
+    Row(
+        "jaxpad.nn.conv",
+        "a PyTorch mode name",
+        'nn.conv(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 1, pad_mode="replicate")',
+        "ValueError",
+        "jaxpad.nn.conv: pad_mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
+        "'wrap'; got 'replicate' (jaxpad's name for 'replicate' is 'edge').",
+    ),
+    Row(
+        "jaxpad.nn.max_pool",
+        "a flax mode name",
+        'nn.max_pool(jnp.ones(4), 2, 1, pad_mode="CIRCULAR")',
+        "ValueError",
+        "jaxpad.nn.max_pool: pad_mode must be one of 'constant', 'edge', 'reflect', "
+        "'symmetric', 'wrap'; got 'CIRCULAR' (jaxpad's name for 'CIRCULAR' is 'wrap').",
+    ),
+    Row(
+        "jaxpad.nn.conv",
+        "features that do not match the kernel",
+        "nn.conv(jnp.ones((1, 3, 5)), jnp.ones((4, 2, 3)))",
+        "ValueError",
+        "jaxpad.nn.conv: x has 3 features (axis 1 of x.shape=(1, 3, 5)), but kernel expects 2 "
+        "per group (axis 1 of its shape (4, 2, 3)) times feature_group_count=1.",
+    ),
+    Row(
+        "jaxpad.nn.conv",
+        "x and kernel of different dtypes",
+        "nn.conv(jnp.ones((1, 1, 5)), jnp.ones((1, 1, 3), jnp.float16))",
+        "TypeError",
+        "jaxpad.nn.conv: x and kernel need the same dtype; got x.dtype=float32, "
+        "kernel.dtype=float16.",
+    ),
+    Row(
+        "jaxpad.nn.conv",
+        "an empty output",
+        'nn.conv(jnp.ones((1, 1, 2)), jnp.ones((1, 1, 3)), 1, policies.tensorflow("VALID"))',
+        "ValueError",
+        "jaxpad.nn.conv: policy jaxpad.policies.tensorflow('VALID'): the output would be empty "
+        "on axis 0: input size 2, window 3 (dilated 3), stride 1 give 0.",
+    ),
+    Row(
+        "jaxpad.nn.conv",
+        "a ceil-mode policy",
+        "nn.conv(jnp.ones((1, 1, 8)), jnp.ones((1, 1, 3)), 2, policies.torch(1, ceil_mode=True))",
+        "ValueError",
+        "jaxpad.nn.conv: policy jaxpad.policies.torch(1, ceil_mode=True) rounds the output "
+        "size up (rounding='ceil', a pooling option); convolutions round down in every "
+        "framework, so use a policy with rounding='floor' (ceil_mode=False, "
+        "round_mode='floor').",
+    ),
+    Row(
+        "jaxpad.nn.conv_transpose",
+        "output_padding not below the stride",
+        "nn.conv_transpose(jnp.ones((1, 1, 4)), jnp.ones((1, 1, 3)), 2, policies.torch(1), 2)",
+        "ValueError",
+        "jaxpad.nn.conv_transpose: policy jaxpad.policies.torch(1): output_padding must be "
+        "smaller than the stride or the dilation; got 2 with stride 2 and dilation 1 on axis 0.",
     ),
     Row(
         "jaxpad.pad",

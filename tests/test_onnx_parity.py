@@ -262,10 +262,6 @@ def test_pools_and_convs_place_a_negative_total_differently():
         np.testing.assert_array_equal(conv.ravel(), [-conv_lo, 5 - conv_lo])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jaxpad/_window_ops.py does not yet tell the policy which op asks (op=...)",
-)
 def test_nn_pools_match_onnxruntime_for_negative_totals():
     rng = np.random.default_rng(5)
     for auto_pad in ("SAME_UPPER", "SAME_LOWER"):

@@ -105,6 +105,9 @@ ROWS = [
         dilation=[2, (1, 2)],
         dimension_numbers=[("NCWH", "OIHW", "NCHW")],
         feature_group_count=[2],
+        # Passed to lax: an invalid value must reach it (lax rejects it), not be dropped.
+        precision=["no such precision"],
+        preferred_element_type=[jnp.bfloat16],
     ),
     *rows_for(
         nn.conv_transpose,
@@ -117,16 +120,29 @@ ROWS = [
         dilation=[2],
         dimension_numbers=[("NCWH", "OIHW", "NCHW")],
         transpose_kernel=[True],
+        pad_mode=["reflect", "wrap"],
+        feature_group_count=[2],
+        precision=["no such precision"],
+        preferred_element_type=[jnp.bfloat16],
     ),
 ]
-for pool in (nn.avg_pool, nn.max_pool):
+# Reflect by 1 (or edge) under a window of 3 only repeats a value the window holds: it
+# changes an average, never a maximum, so the max pool's mode rows use wrap.
+for pool, modes in ((nn.avg_pool, ("reflect", "edge")), (nn.max_pool, ("wrap",))):
+    mode = modes[0]
     ROWS += rows_for(
         pool,
         _POOL,
         x=[SIGNAL[::-1]],
         window=[2, 5],
         strides=[1, 3],
-        policy=[policies.torch(0), policies.torch(1, ceil_mode=True), policies.flax("REFLECT")],
+        policy=[
+            policies.torch(0),
+            policies.torch(1, ceil_mode=True),
+            policies.flax({"reflect": "REFLECT", "wrap": "CIRCULAR"}[mode]),
+        ],
+        pad_mode=modes,
+        dilation=[2],
     )
 
 # jnp.pad's keyword arguments, with the modes that read each of them and one that
@@ -323,7 +339,7 @@ def test_mps_exclude_edges_has_no_window_to_exclude():
                     continue
                 declared = policy.declared_pads((n,), (k,), (s,))
                 out = policy.output_shape((n,), (k,), (s,))
-                padded = _divisor("padded", (n,), (k,), (s,), pads, declared, out)
+                padded = _divisor("padded", (n,), (k,), (s,), (1,), pads, declared, out)
                 np.testing.assert_array_equal(padded, np.full(out, float(k)))
                 configs += 1
     assert configs > 500
