@@ -68,8 +68,9 @@ def pad(
       pad_width: static non-negative ints: ``((before_1, after_1), ..., (before_N,
         after_N))``, ``((before, after),)``, ``(before, after)``, ``(pad,)``, ``pad``,
         or as in numpy >= 2.3 a dict ``{axis: pad}`` / ``{axis: (before, after)}``
-        (negative axes count from the end; axes not named are not padded). Widths
-        that are symbolic dimensions (``jax.export``) are handed to ``jnp.pad``.
+        (negative axes count from the end; axes not named are not padded). With
+        symbolic dimensions (``jax.export``) in ``array``'s shape or the widths, the
+        pad is ``jnp.pad``'s.
       mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"``, ``"wrap"``,
         ``"linear_ramp"``, ``"maximum"``, ``"mean"``, ``"median"``, ``"minimum"``,
         ``"empty"``, or a callable ``f(row, pad_width, iaxis, kwargs) -> row`` applied
@@ -96,7 +97,11 @@ def pad(
     ndim = array.ndim
     if isinstance(pad_width, Mapping):
         pad_width = _dict_pairs(pad_width, ndim)
-    if _is_symbolic(pad_width) or _is_symbolic(kwargs.get("stat_length")):
+    if (
+        _is_symbolic(pad_width)
+        or _is_symbolic(kwargs.get("stat_length"))
+        or _is_symbolic(array.shape)
+    ):
         return _pad_symbolic(array, pad_width, mode, kwargs)
     widths = _pairs("pad_width", pad_width, ndim, integer=True)
     if callable(mode):
@@ -191,9 +196,9 @@ def _is_symbolic(value) -> bool:
 
 
 def _pad_symbolic(array, pad_width, mode, kwargs):
-    """Widths that are symbolic dimensions (``x.shape[0]`` under ``jax.export`` with a
-    symbolic shape): jaxpad's primitive needs static widths, jnp.pad's slices and
-    concatenates take symbolic ones, so the pad is jnp.pad's, errors reworded."""
+    """Symbolic shapes or widths (``x.shape[0]`` under ``jax.export`` with a symbolic
+    ``b``): jaxpad's primitive needs static sizes, jnp.pad's slices and concatenates
+    take symbolic ones, so the pad is jnp.pad's, its errors reworded."""
     try:
         return jnp.pad(array, pad_width, mode, **kwargs)
     except NotImplementedError as error:
@@ -319,43 +324,62 @@ def _pad_constant(array, widths, values):
     return array
 
 
+def _odd_chunks(n: int, before: int, after: int, mode: str) -> list[tuple[int, int]]:
+    """The (left, right) chunk widths of numpy's passes of odd reflection on an axis.
+
+    Each pass of numpy's ``_set_reflect_both`` reflects at most the whole periods of
+    what is already filled (the original and the earlier passes' chunks), so chunks
+    grow geometrically and a pad of width ``w`` takes ``O(log(w / n))`` passes.
+    """
+    chunks = []
+    filled = n
+    while before > 0 or after > 0:
+        if mode == "symmetric":
+            old_length = filled // n * n
+        else:
+            old_length = (filled - 1) // (n - 1) * (n - 1)
+        left, right = min(old_length, before), min(old_length, after)
+        before, after = before - left, after - right
+        filled += left + right
+        chunks.append((left, right))
+    return chunks
+
+
 @functools.partial(jax.jit, static_argnums=(1, 2))
 def _pad_odd(array, widths, mode):
-    """numpy's odd reflection, ``2 * edge - mirrored``, applied repeatedly past the axis.
+    """numpy's odd reflection, ``2 * edge - mirrored``, pass by pass as numpy does it.
 
-    The reflections about both ends generate a translation by one period ``p`` that
-    adds ``2 * (last - first)``. So on an axis, with ``k = floor(j / p)`` periods and
-    ``m`` marking positions read backwards (mirrored), the odd pad of source index
-    ``j`` is ``sign * even_pad + 2m * last + 2k * (last - first)``: one jaxpad pad
-    plus static coefficient tables. The difference ``last - first`` is taken once,
-    before it is scaled: scaling ``last`` and ``first`` by ``2k`` separately and then
-    subtracting them cancels catastrophically for large ``k`` (float32 results off by
-    2e-4, and different eagerly and under jit).
+    Each of numpy's passes reflects at most what is already filled, which is one even
+    jaxpad pad of the current array, and then takes ``2 * edge - chunk`` on the new
+    chunks: the same floating-point operations as numpy's, so the results are numpy's
+    to the bit, eagerly and under jit (``2 * edge`` is exact, so a fused multiply-add
+    rounds as the separate ops do). A closed form over all periods at once,
+    ``sign * even + 2k * (last - first)``, rounds differently: 2.4e-4 off in float32
+    for far pads, and beyond numpy's 1e-15 in float64.
     """
+    ndim = array.ndim
+    dtype = array.dtype
     for axis, (before, after) in enumerate(widths):
         n = array.shape[axis]
         if not (before or after):
             continue
-        even = jaxpad_pad(array, *_axis_pads(array.ndim, axis, before, after), mode)
         if n == 1:
             # numpy extends a singleton axis by its edge in both reflect types.
-            array = even
+            array = jaxpad_pad(array, *_axis_pads(ndim, axis, before, after), mode)
             continue
-        period = 2 * (n - 1) if mode == "reflect" else 2 * n
-        source = np.arange(-before, n + after)
-        periods, phase = np.divmod(source, period)
-        mirrored = phase >= n
-        shape = [1] * array.ndim
-        shape[axis] = source.size
-        first = lax.slice_in_dim(array, 0, 1, axis=axis)
-        last = lax.slice_in_dim(array, n - 1, n, axis=axis)
-        dtype = array.dtype
-
-        def table(values, shape=shape, dtype=dtype):
-            return jnp.asarray(values.reshape(shape)).astype(dtype)
-
-        mirror_term = jnp.where(table(mirrored, dtype=np.bool_), 2 * last - even, even)
-        array = mirror_term + table(2 * periods) * (last - first)
+        for left, right in _odd_chunks(n, before, after, mode):
+            length = array.shape[axis]
+            even = jaxpad_pad(array, *_axis_pads(ndim, axis, left, right), mode)
+            first = lax.slice_in_dim(array, 0, 1, axis=axis)
+            last = lax.slice_in_dim(array, length - 1, length, axis=axis)
+            shape = [1] * ndim
+            shape[axis] = left + length + right
+            position = np.arange(left + length + right).reshape(shape)
+            odd_left = (2 * first - even).astype(dtype)
+            odd_right = (2 * last - even).astype(dtype)
+            array = jnp.where(
+                position < left, odd_left, jnp.where(position >= left + length, odd_right, even)
+            )
     return array
 
 
