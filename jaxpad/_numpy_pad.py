@@ -117,15 +117,11 @@ def pad(
     reflect_type = kwargs.get("reflect_type", "even")
     _checks.check_choice(_FN, "reflect_type", reflect_type, ("even", "odd"))
     if mode == "constant":
+        _check_values("constant_values", kwargs.get("constant_values", 0), array.dtype)
         constant_values = _pairs("constant_values", kwargs.get("constant_values", 0), ndim)
-        for pair in constant_values:
-            for v in pair:
-                _check_value("constant_values", v, array.dtype)
     if mode == "linear_ramp":
+        _check_values("end_values", kwargs.get("end_values", 0), array.dtype)
         end_values = _pairs("end_values", kwargs.get("end_values", 0), ndim)
-        for pair in end_values:
-            for v in pair:
-                _check_value("end_values", v, array.dtype)
     stat_length = kwargs.get("stat_length")
     if stat_length is not None:
         stat_length = _pairs("stat_length", stat_length, ndim, integer=True)
@@ -166,8 +162,8 @@ def pad(
 def _check_mode(mode) -> None:
     try:
         known = mode in _ALLOWED_KWARGS
-    except TypeError:  # unhashable, as in numpy and jnp.pad
-        known = False
+    except TypeError:  # unhashable: numpy and jnp.pad raise a TypeError too
+        raise TypeError(f"{_FN}: mode must be a string or a callable; got {mode!r}.") from None
     if not isinstance(mode, str) or not known:
         options = ", ".join(repr(c) for c in _ALLOWED_KWARGS)
         raise UnsupportedModeError(f"{_FN}: mode must be one of {options}; got {mode!r}.")
@@ -235,13 +231,20 @@ def _dict_pairs(pad_width: Mapping, ndim: int):
     return tuple(tuple(pair) for pair in pairs)
 
 
-def _check_value(arg_name: str, value, dtype) -> None:
-    """One of ``constant_values``/``end_values`` can be a scalar of ``array``'s dtype."""
-    if not isinstance(value, jax.core.Tracer):
-        kind = np.asarray(value).dtype.kind
-        if kind not in "biufc":
+def _check_values(arg_name: str, value, dtype) -> None:
+    """``constant_values``/``end_values`` (all of it, also where a 0-d array reads
+    none) can be converted to ``array``'s dtype."""
+    leaves = jax.tree_util.tree_leaves(value)
+    if not any(isinstance(v, jax.core.Tracer) for v in leaves):
+        try:
+            kind = np.asarray(value).dtype.kind
+        except (ValueError, TypeError):
+            kind = "O"  # ragged: _pairs says so
+        if kind not in "biufcO" or (kind == "O" and not leaves):
             raise TypeError(f"{_FN}: {arg_name} must hold numbers; got {value!r}.")
-    if jnp.iscomplexobj(value) and not jnp.issubdtype(dtype, jnp.complexfloating):
+        if kind == "O":
+            return
+    if any(jnp.iscomplexobj(v) for v in leaves) and not jnp.issubdtype(dtype, jnp.complexfloating):
         raise TypeError(
             f"{_FN}: a complex {arg_name} would lose its imaginary part in array's dtype "
             f"{np.dtype(dtype)}; got {_checks.describe(_python_scalar(value))}."
@@ -479,8 +482,12 @@ def _pad_statistic(array, widths, stat_length, mode):
         ):
             shape = list(array.shape)
             shape[axis] = width
+            if width == 0:
+                parts.append(jnp.zeros(shape, array.dtype))
+                continue
             if window.shape[axis] == 0:
-                # numpy's mean and median of nothing: NaN (no warning here).
+                # numpy's mean and median of nothing (inexact dtypes only, see above):
+                # NaN, here without numpy's RuntimeWarning.
                 parts.append(jnp.full(shape, np.nan, array.dtype))
                 continue
             value = _STATISTICS[mode](window, axis)
