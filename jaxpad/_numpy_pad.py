@@ -1,9 +1,11 @@
 """``jaxpad.numpy.pad``: ``jax.numpy.pad``'s signature and results on jaxpad's primitives.
 
 constant, edge, reflect, symmetric and wrap go through ``jaxpad.pad`` (one primitive and
-its fast fold, instead of jnp.pad's slice/concatenate chains); odd reflection is an even
-reflection plus a linear term in the edge values. linear_ramp, the statistics modes,
-empty and a callable are built from lax ops, as jnp.pad builds them.
+its fast fold, instead of jnp.pad's slice/concatenate chains); odd reflection is one even
+jaxpad pad per pass of numpy's algorithm (``2 * edge - chunk`` on the new chunk), which
+gives numpy's values to the bit. linear_ramp, the statistics modes, empty and a callable
+are built from lax ops, as jnp.pad builds them, compiled once per configuration. Symbolic
+shapes or widths (``jax.export``) are jnp.pad's.
 """
 
 from __future__ import annotations

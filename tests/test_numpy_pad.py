@@ -77,10 +77,10 @@ def test_matches_numpy_float(mode, kwargs):
     for _ in range(6):
         x, widths = _random_case(rng)
         kw = _concrete(kwargs, rng, x.ndim)
-        # numpy in float64 is the reference: odd reflection builds values several
-        # times the input's size and subtracts them, so float32 numpy and jaxpad
-        # (one even pad plus an affine term) round differently, both by a few ulps
-        # of the largest value.
+        # numpy in float64 is the reference: means and ramps round differently in
+        # float32 (XLA's reductions, numpy's float64 linspace), by a few ulps of the
+        # largest value. Odd reflection is numpy's to the bit: see
+        # test_odd_reflection_is_numpys_to_the_bit_eagerly_and_under_jit.
         expected = np.pad(x.astype(np.float64), widths, mode, **kw)
         got = _jit_pad(x, widths, mode, kw)
         assert got.shape == expected.shape and got.dtype == x.dtype
