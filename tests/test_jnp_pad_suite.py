@@ -1,8 +1,10 @@
 """JAX's own jnp.pad tests, run against jaxpad.numpy.pad.
 
 Ported from JAX's ``tests/lax_numpy_test.py`` (``testPad*``) and the ``jnp.pad``
-harnesses of ``tests/shape_poly_test.py`` (JAX is Apache-2.0 licensed), with public
-APIs only: ``jax._src.test_util`` is replaced by the small helpers below.
+harnesses of ``tests/shape_poly_test.py`` (Copyright The JAX Authors, licensed under
+the Apache License, Version 2.0; jax-ml/jax at cec06d1), with ``jnp.pad`` replaced by
+``jaxpad.numpy.pad`` and public APIs only: ``jax._src.test_util`` is replaced by the
+small helpers below.
 
 - ``rand_default`` draws ``3 * normal`` cast to the dtype, as JAX's does.
 - ``check_against_numpy`` is JAX's ``_CheckAgainstNumpy``: ``numpy.pad`` on the same

@@ -1,10 +1,38 @@
 """numpy's own tests for np.pad, run against jaxpad.numpy.pad.
 
 Adapted from numpy's ``numpy/lib/tests/test_arraypad.py`` (numpy 2.4), used under
-numpy's BSD 3-clause license: Copyright (c) 2005-2025, NumPy Developers. All rights
-reserved. Redistribution and use in source and binary forms, with or without
-modification, are permitted provided that the conditions of numpy's LICENSE.txt are
-met; that license text ships with numpy (numpy-*.dist-info/LICENSE.txt).
+numpy's BSD 3-clause license, whose text follows.
+
+    Copyright (c) 2005-2025, NumPy Developers.
+    All rights reserved.
+
+    Redistribution and use in source and binary forms, with or without
+    modification, are permitted provided that the following conditions are
+    met:
+
+        * Redistributions of source code must retain the above copyright
+           notice, this list of conditions and the following disclaimer.
+
+        * Redistributions in binary form must reproduce the above
+           copyright notice, this list of conditions and the following
+           disclaimer in the documentation and/or other materials provided
+           with the distribution.
+
+        * Neither the name of the NumPy Developers nor the names of any
+           contributors may be used to endorse or promote products derived
+           from this software without specific prior written permission.
+
+    THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+    "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+    LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+    A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+    OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+    SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+    LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+    DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+    THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+    (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+    OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 
 Every assertion of the original is kept, with ``np.pad`` replaced by
 ``jaxpad.numpy.pad``. The changes:
@@ -17,8 +45,13 @@ Every assertion of the original is kept, with ``np.pad`` replaced by
   wording.
 - ``TestAsPairs`` tests numpy's private ``_as_pairs``; it runs against jaxpad's
   private counterpart ``_pairs``.
+- ``TestLinearRamp.test_end_values`` compares ``np.asarray`` of the result (numpy's
+  ``assert_equal`` treats a non-ndarray against a scalar as one item).
 - Marked not applicable, with the reason in the marker: object arrays, memory order,
-  longdouble, in-place callables, and 64-bit dtypes without x64.
+  longdouble, in-place callables (``test_legacy_vector_functionality_returning_the_row``
+  keeps its assertion with a callable that returns the row), 64-bit dtypes without x64,
+  and two checks of ``_as_pairs`` that jnp.pad's rules decide (``None`` and float
+  ``stat_length``).
 """
 
 import jax
