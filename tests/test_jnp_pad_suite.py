@@ -265,11 +265,7 @@ _STAT_CASES = _sample(
         1,
         2,
     ]
-    if (
-        pad_width != ()
-        and stat_length != ()
-        and not (dtype in bool_dtypes and mode == "mean")
-    )
+    if (pad_width != () and stat_length != () and not (dtype in bool_dtypes and mode == "mean"))
 )
 
 
