@@ -4,6 +4,6 @@ Change ``jnp.pad(...)`` to ``jaxpad.numpy.pad(...)`` and keep the call: the mode
 jaxpad has as primitives get its single-op lowering and fast gradients.
 """
 
-from jaxpad._numpy_pad import pad
+from jaxpad._numpy_pad import UnsupportedModeError, pad
 
-__all__ = ["pad"]
+__all__ = ["UnsupportedModeError", "pad"]

@@ -586,6 +586,65 @@ ROWS = [
         "smaller than the stride or the dilation; got 2 with stride 2 and dilation 1 on axis 0.",
     ),
     Row(
+        "jaxpad.numpy.pad",
+        "an unhashable mode",
+        'jpnp.pad(jnp.ones(3), 1, ["edge"])',
+        "TypeError",
+        "jaxpad.numpy.pad: mode must be a string or a callable; got ['edge'].",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "complex constant_values on a real array",
+        "jpnp.pad(jnp.ones(3), 1, constant_values=1j)",
+        "TypeError",
+        "jaxpad.numpy.pad: a complex constant_values would lose its imaginary part in array's "
+        "dtype float32; got 1j.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "complex end_values on a real array",
+        'jpnp.pad(jnp.ones(3), 1, "linear_ramp", end_values=(0, 2j))',
+        "TypeError",
+        "jaxpad.numpy.pad: a complex end_values would lose its imaginary part in array's dtype "
+        "float32; got (0, 2j).",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "string constant_values",
+        'jpnp.pad(jnp.ones(3), 1, constant_values="1")',
+        "TypeError",
+        "jaxpad.numpy.pad: constant_values must hold numbers; got '1'.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "a dict pad_width naming an axis twice",
+        "jpnp.pad(jnp.ones((2, 3)), {0: 1, -2: 2})",
+        "ValueError",
+        "jaxpad.numpy.pad: pad_width names axis 0 twice (0 and -2); one width would be ignored.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "a dict pad_width axis out of range",
+        "jpnp.pad(jnp.ones(3), {1: 1})",
+        "ValueError",
+        "jaxpad.numpy.pad: pad_width names axis 1, out of range for array.ndim=1.",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "integer mean with stat_length 0",
+        'jpnp.pad(jnp.arange(3), 1, "mean", stat_length=0)',
+        "ValueError",
+        "jaxpad.numpy.pad: stat_length of 0 on axis 0 gives no value to pad with; got "
+        "stat_length=(0, 0).",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "options of a 0-d array are checked",
+        'jpnp.pad(jnp.float32(5), 1, "reflect", reflect_type="uneven")',
+        "ValueError",
+        "jaxpad.numpy.pad: reflect_type must be one of 'even', 'odd'; got 'uneven'.",
+    ),
+    Row(
         "jaxpad.pad",
         "NaN and inf in x and pad_value propagate",
         "jaxpad.pad(jnp.array([jnp.nan, jnp.inf]), [1], [1], pad_value=-jnp.inf)",
@@ -657,6 +716,20 @@ ROWS = [
     ),
     Row(
         "jaxpad.numpy.pad",
+        "a dict pad_width (numpy >= 2.3), negative axes allowed",
+        "jpnp.pad(jnp.ones((1, 2)), {-1: (1, 0)})",
+        "accepted",
+        "[[0.0, 1.0, 1.0]]",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
+        "float mean of no values is NaN, as in numpy",
+        'jpnp.pad(jnp.ones(2), 1, "mean", stat_length=0)',
+        "accepted",
+        "[nan, 1.0, 1.0, nan]",
+    ),
+    Row(
+        "jaxpad.numpy.pad",
         "NumPy int64 width",
         "jpnp.pad(jnp.ones(1), np.int64(1))",
         "accepted",
@@ -670,7 +743,10 @@ def run(row: Row) -> tuple[str, str]:
     try:
         value = eval(row.code, dict(NAMESPACE))
     except (TypeError, ValueError) as error:
-        return type(error).__name__, str(error)
+        # The built-in class: jaxpad.numpy's UnsupportedModeError is a ValueError (and a
+        # NotImplementedError, as jnp.pad raises), numpy's AxisError a ValueError.
+        builtin = next(c for c in type(error).__mro__ if c.__module__ == "builtins")
+        return builtin.__name__, str(error)
     if isinstance(value, tuple):
         return "accepted", str(value)
     return "accepted", str(np.asarray(value).tolist())
