@@ -140,7 +140,7 @@ def test_equinox_rejects_what_ours_implements():
 
 def test_policy_and_its_mode():
     x = normal(3, 9, 8)
-    policy = policies.torch(1, ceil_mode=True)
+    policy = policies.torch(1)
     conv = jaxpad.equinox.Conv(
         2, 3, 4, 3, 2, padding=policy, padding_mode="symmetric", key=jax.random.key(0)
     )

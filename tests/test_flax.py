@@ -153,7 +153,7 @@ def test_nnx_conv_pad_mode_and_policy(mode):
     expected = nn.conv(x, layer.kernel[...], 2, explicit, dimension_numbers=numbers)
     np.testing.assert_allclose(layer(x), expected + layer.bias[...], **TOL)
 
-    policy = policies.torch(1, ceil_mode=True)
+    policy = policies.torch(1)
     layer = jaxpad.flax.Conv(3, 4, (3, 3), 2, padding=policy, pad_mode=mode, rngs=nnx.Rngs(0))
     expected = nn.conv(x, layer.kernel[...], 2, policy, mode, dimension_numbers=numbers)
     np.testing.assert_allclose(layer(x), expected + layer.bias[...], **TOL)
