@@ -120,8 +120,7 @@ class PadPlan:
         the axes whose table is computed in the program (longer than
         ``_MAX_STATIC_TABLE``).
       - ``"concatenate"``: axis by axis, a concatenate of the slices each output
-        range reads (``gather_axes``: axes spanning several periods, read by a
-        gather of their own).
+        range reads (pads spanning periods tile one period).
       - ``"pad_then_update"``: ``lax.pad`` places ``x``, then each padded axis's
         bands are written in place (thin bands, or a long axis).
     ``partitioned``: edge bands of the concatenate are padded into place and
@@ -131,7 +130,6 @@ class PadPlan:
     form: str
     pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
     in_graph: tuple[int, ...] = ()
-    gather_axes: tuple[int, ...] = ()
     partitioned: bool = False
 
 
@@ -226,28 +224,31 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
         return PadPlan("zeros")
     axes = _padded_axes(shape, out_shape, pads_begin)
     pieces = axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes)
-    periodic = tuple(a for a in axes if any(p.kind == "period" for p in pieces[a]))
     symbolic = not all(_is_static(shape[a]) and _is_static(out_shape[a]) for a in axes)
     as_tuple = tuple(pieces.items())
     if symbolic or target.partitioned:
-        return PadPlan(
-            "concatenate", as_tuple, gather_axes=periodic, partitioned=target.partitioned
-        )
+        return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
     in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
-    if target.platform == "cpu" and not periodic and (in_graph or _thin_bands(shape, out_shape)):
-        # lax.pad's one copy plus thin bands written in place: as fast as the gather
-        # alone, and inside a larger program its consumer reads plain loads where
-        # a fused gather recomputes indices per read (5-9x slower in a stencil). A
-        # long axis would also make the gather build its index table in-graph.
-        return PadPlan("pad_then_update", as_tuple)
+    if target.platform == "cpu":
+        if _thin_bands(shape, out_shape, axes):
+            # lax.pad's one copy plus thin bands written in place: as fast as the
+            # gather alone, and inside a larger program its consumer reads plain
+            # loads where a fused gather recomputes indices per read (5-9x slower in
+            # a stencil).
+            return PadPlan("pad_then_update", as_tuple)
+        if len(axes) == 1:
+            # Wide pads of one axis: one multi-threaded loop of slices, mirrors and
+            # tiled periods, as jnp.pad's for one period and no index table.
+            return PadPlan("concatenate", as_tuple)
     return PadPlan("gather", as_tuple, in_graph=in_graph)
 
 
-def _thin_bands(shape, out_shape) -> bool:
+def _thin_bands(shape, out_shape, axes) -> bool:
     """Whether the output outside the copy of ``x`` (the bands that the in-place
-    updates write, one thread each) is at most ``_MAX_BAND_SHARE`` of it."""
-    inner = math.prod(min(n, size) for n, size in zip(shape, out_shape))
-    total = math.prod(out_shape)
+    updates write, one thread each) is at most ``_MAX_BAND_SHARE`` of it. Only the
+    padded ``axes`` count (the others, possibly symbolic, scale both alike)."""
+    inner = math.prod(min(shape[a], out_shape[a]) for a in axes)
+    total = math.prod(out_shape[a] for a in axes)
     return total - inner <= _MAX_BAND_SHARE * total
 
 
@@ -492,7 +493,35 @@ def pad_then_update(x, pieces, out_shape, pads_begin):
 
 def piece_values(x, piece, axis: int):
     """What ``piece`` writes into the output along ``axis``: its source slice of ``x``,
-    mirrored (reflect, symmetric) or stretched (edge) to the piece's length."""
+    mirrored (reflect, symmetric) or stretched (edge) to the piece's length; for a
+    pad spanning periods, one period of the pattern tiled and cut to the piece (a
+    broadcast and a reshape, so the op count does not grow with the pad)."""
+    if piece.kind == "period":
+        inner = sorted(piece.inner, key=lambda p: p.start)
+        length = piece.stop - piece.start
+        reps = -(-(piece.phase + length) // piece.period)
+        if reps <= _MAX_UNROLLED_SUM:
+            # A few periods: their runs cut to the piece and concatenated, one copy
+            # as jnp.pad's; a tiled block was materialised first (4-6x jnp.pad).
+            parts = []
+            for rep in range(reps):
+                for run in inner:
+                    lo = max(rep * piece.period + run.start - piece.phase, 0)
+                    hi = min(rep * piece.period + run.stop - piece.phase, length)
+                    if hi > lo:
+                        values = piece_values(x, run, axis)
+                        offset = rep * piece.period + run.start - piece.phase
+                        parts.append(lax.slice_in_dim(values, lo - offset, hi - offset, axis=axis))
+            return lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+        parts = [piece_values(x, p, axis) for p in inner]
+        block = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+        shape = list(block.shape)
+        tiled_shape = shape[:axis] + [reps] + shape[axis:]
+        dims = tuple(d for d in range(len(tiled_shape)) if d != axis)
+        tiled = lax.broadcast_in_dim(block, tiled_shape, dims)
+        shape[axis] = reps * piece.period
+        tiled = tiled.reshape(shape)
+        return lax.slice_in_dim(tiled, piece.phase, piece.phase + length, axis=axis)
     part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
     if piece.kind == "reverse":
         return lax.rev(part, (axis,))
@@ -506,20 +535,14 @@ def piece_values(x, piece, axis: int):
 def concatenate_padded(x, plan, out_shape, pads_begin, mode):
     """Pads axis by axis with a concatenate of the pieces each output range reads.
 
-    For programs partitioned over several devices: XLA's SPMD partitioner turns the
-    slices and the concatenate along a sharded axis into collective-permutes of the
-    bands that cross a shard boundary, where it would all-gather the operand of a
-    gather. Axes whose pads span more than a period (``plan.gather_axes``) use the
-    gather; their piece count would otherwise grow with the pad width.
+    One pass per padded axis, multi-threaded, no index table. For programs
+    partitioned over several devices XLA's SPMD partitioner turns the slices and the
+    concatenate along a sharded axis into collective-permutes of the bands that
+    cross a shard boundary, where it would all-gather the operand of a gather. Pads
+    spanning periods tile one period (``piece_values``), so the op count stays flat
+    in the pad width.
     """
     for axis, pieces in plan.pieces:
-        if axis in plan.gather_axes:
-            axis_shape = list(x.shape)
-            axis_shape[axis] = out_shape[axis]
-            axis_pads = [0] * x.ndim
-            axis_pads[axis] = pads_begin[axis]
-            x = gather_padded(x, tuple(axis_shape), axis_pads, mode)
-            continue
         pieces = sorted(pieces, key=lambda p: p.start)
         if mode == "edge" and plan.partitioned:
             x = _edge_by_pads(x, axis, pieces, out_shape[axis])

@@ -54,10 +54,14 @@ def test_cpu_thin_pads_are_placed_then_updated(mode):
 @pytest.mark.parametrize("mode", NON_CONSTANT)
 def test_cpu_wide_or_periodic_pads_gather(mode):
     # Half the axis on each side: bands are most of the output, and the in-place
-    # updates run on one thread each.
-    assert plan_pad((64, 64), (128, 64), (32, 0), mode, CPU).form == "gather"
-    # Several periods: the gather (its table is static, the piece count would grow).
-    assert plan_pad((4, 512), (40, 512), (18, 18), mode, CPU).form == "gather"
+    # updates run on one thread each. One padded axis: one concatenate; two: the
+    # gather (one pass where concatenates take one per axis).
+    assert plan_pad((64, 64), (128, 64), (32, 0), mode, CPU).form == "concatenate"
+    assert plan_pad((64, 64), (128, 128), (32, 32), mode, CPU).form == "gather"
+    # Several periods on two axes: the gather (one pass where concatenates take one
+    # per axis); on one axis, one concatenate that tiles a period.
+    assert plan_pad((4, 6, 512), (40, 42, 512), (18, 18, 0), mode, CPU).form == "gather"
+    assert plan_pad((4, 512), (40, 512), (18, 0), mode, CPU).form == "concatenate"
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
@@ -67,10 +71,13 @@ def test_cpu_wide_or_periodic_pads_gather(mode):
         ((6, 7, 5), (1, -2, 2), (2, 1, -1)),
         ((9, 4), (-1, 3), (2, -1)),
         ((3, 8, 2), (0, 1, 1), (0, 0, 1)),
+        ((3, 5), (13, 2), (9, 11)),  # several periods
+        ((4, 3), (-1, 8), (7, -2)),
     ],
 )
 def test_pad_then_update_equals_the_gather(mode, shape, begin, end):
-    # Both forms built directly, on several padded axes with crops: same values.
+    # The three forward forms built directly, on several padded axes, with crops and
+    # pads spanning periods: the same values as numpy.pad.
     x = jnp.asarray(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
     out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
     gather = plan_pad(shape, out_shape, begin, mode, OTHER)
@@ -93,22 +100,20 @@ def test_other_platforms_get_one_gather(mode):
 @pytest.mark.parametrize("mode", NON_CONSTANT)
 def test_partitioned_programs_concatenate(mode):
     plan = plan_pad((4, 8), (6, 8), (1, 0), mode, PARTITIONED)
-    assert plan.form == "concatenate" and plan.gather_axes == ()
-    # Pads spanning periods are read by a gather of their own along that axis.
-    plan = plan_pad((4, 8), (30, 8), (13, 0), mode, PARTITIONED)
-    assert plan.gather_axes == (() if mode == "edge" else (0,))
+    assert plan.form == "concatenate" and plan.partitioned
+    # Pads spanning periods tile one period: still slices and concatenates.
+    assert plan_pad((4, 8), (30, 8), (13, 0), mode, PARTITIONED).form == "concatenate"
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
 @pytest.mark.parametrize("begin,end", [(1024, 1024), (-3, 70_000), (70_001, 2)])
-def test_one_long_axis_pads_in_place_without_a_gather(mode, begin, end):
+def test_one_long_axis_pads_without_a_gather(mode, begin, end):
     # Past 65536 entries a gather would build its index table in-graph (2.4-2.9x
-    # lax.pad); one long padded axis is lax.pad plus in-place band writes instead.
+    # lax.pad): thin pads are lax.pad plus in-place bands, wide ones (half the axis,
+    # several periods) one concatenate that tiles a period.
     n = 70_000
     plan = plan_pad((n,), (n + begin + end,), (begin,), mode, CPU)
-    period = {"edge": np.inf, "reflect": 2 * (n - 1), "symmetric": 2 * n, "wrap": n}[mode]
-    expected = "gather" if max(begin, end) > period else "pad_then_update"
-    assert plan.form == expected
+    assert plan.form == ("pad_then_update" if begin == end == 1024 else "concatenate")
     x = np.arange(n, dtype=np.float32) % 997
     f = jax.jit(lambda x: jaxpad.pad(x, [begin], [end], mode))
     np.testing.assert_array_equal(f(x), numpy_pad(x, [begin], [end], mode))
