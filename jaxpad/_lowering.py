@@ -370,7 +370,7 @@ def plan_dynamic_fold(operand_shape, t_shape, static_pads, num_batch, mode, dtyp
         # A traced pad that is 0 for every example (a channel axis, say) leaves a
         # short axis as it is: skip its fold at run time. On longer axes a
         # conditional costs more than it saves.
-        guarded = n == size and n * n <= _MAX_DENSE_FOLD
+        guarded = n == size and folds_densely(n, size)
         # Fused into the next axis's gathers, this axis's gathers would be redone
         # for each of that axis's reads; materialising is cheaper
         # (docs/performance.md, "dynamic_pad").
