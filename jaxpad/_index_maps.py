@@ -207,9 +207,7 @@ class SymbolicPadError(ValueError):
         length = region_stop - region_start
         need = {"reflect": length + 1}.get(mode, length)
         self.constraint = f"{n} >= {need}"
-        super().__init__(
-            f"a {mode} pad of {length} on an axis of symbolic size {n} needs '{self.constraint}'"
-        )
+        super().__init__(f"a {mode} pad of {length} reads it as one run only if {self.constraint}")
 
 
 def interior_range(pieces: list[Piece], n: int) -> tuple[int, int]:

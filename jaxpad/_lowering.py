@@ -196,7 +196,7 @@ def axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes):
             pieces[axis] = tuple(fold_pieces(mode, shape[axis], pads_begin[axis], out_shape[axis]))
         except SymbolicPadError as error:
             raise ValueError(
-                f"{fn_name}: axis {axis} of size {shape[axis]} is symbolic and {error}; "
+                f"{fn_name}: axis {axis} has the symbolic size {shape[axis]}, and {error}; "
                 f"add the constraint '{error.constraint}' to jax.export.symbolic_shape, "
                 "or give that axis a concrete size."
             ) from None

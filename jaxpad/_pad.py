@@ -140,7 +140,15 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
                 f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, interior[{axis}]={r}, "
                 f"pads_end[{axis}]={hi}",
             )
-        if size < 0:
+        try:
+            negative = size < 0
+        except jax.errors.InconclusiveDimensionOperation:
+            raise ValueError(
+                f"{fn_name}: the output size {size} on axis {axis} may be negative for some "
+                f"x.shape[{axis}]={n}: add the constraint '{size} >= 0' to "
+                "jax.export.symbolic_shape, or crop less."
+            ) from None
+        if negative:
             raise ValueError(
                 f"{fn_name}: the output would have negative size {size} on axis {axis}: "
                 f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, pads_end[{axis}]={hi}."

@@ -167,3 +167,25 @@ def test_symbolic_padded_axis_the_constraints_do_not_decide(mode):
     )
     x = np.random.default_rng(0).standard_normal((1, need, 3, 1)).astype(np.float32)
     np.testing.assert_array_equal(exported.call(x), numpy_pad(x, [0, 10, 0, 0], [0, 0, 0, 0], mode))
+
+
+def test_symbolic_crop_the_constraints_do_not_bound_names_the_constraint():
+    spec = jax.ShapeDtypeStruct(_SPATIAL, jnp.float32)
+    with pytest.raises(
+        ValueError, match=r"jaxpad.pad: the output size h - 18 on axis 1 .*'h - 18 >= 0'"
+    ):
+        export.export(jax.jit(lambda x: jaxpad.pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap")))(spec)
+    # With that, the planner still cannot tell whether the crop of 20 leaves any of h.
+    bounded = export.symbolic_shape("b, h, w, c", constraints=["h - 18 >= 0"])
+    with pytest.raises(ValueError, match=r"jaxpad.pad: axis 1 .*'h >= 21'"):
+        export.export(jax.jit(lambda x: jaxpad.pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap")))(
+            jax.ShapeDtypeStruct(bounded, jnp.float32)
+        )
+    constrained = export.symbolic_shape("b, h, w, c", constraints=["h >= 21"])
+    exported = export.export(
+        jax.jit(lambda x: jaxpad.pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap"))
+    )(jax.ShapeDtypeStruct(constrained, jnp.float32))
+    x = np.random.default_rng(0).standard_normal((1, 23, 2, 1)).astype(np.float32)
+    np.testing.assert_array_equal(
+        exported.call(x), numpy_pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap")
+    )
