@@ -21,7 +21,7 @@ from jax.typing import ArrayLike
 
 from jaxpad import _checks
 from jaxpad._index_maps import MODES
-from jaxpad._pad import pad, pad_value_operand
+from jaxpad._pad import pad
 from jaxpad._typing import IntSequence
 
 _FN = "jaxpad.halo_pad"
@@ -96,7 +96,7 @@ def halo_pad(
     halo_end = _halo_widths("halo_end", halo_end, x.ndim)
     names = _check_axis_names(axis_names, x.ndim)
     # Validates pad_value (a scalar, constant mode only) before anything is traced.
-    pad_value_operand(_FN, pad_value, mode, x.dtype)
+    _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
     sizes = {axis: _mesh_axis_size(axis, name) for axis, name in enumerate(names) if name}
     for axis, size in sizes.items():
         for arg, widths in (("halo_begin", halo_begin), ("halo_end", halo_end)):

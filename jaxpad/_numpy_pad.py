@@ -22,7 +22,6 @@ from jax.typing import ArrayLike
 
 from jaxpad import _checks
 from jaxpad._pad import pad as jaxpad_pad
-from jaxpad._pad import pad_value_operand
 from jaxpad._typing import PadWidth
 
 _FN = "jaxpad.numpy.pad"
@@ -311,15 +310,21 @@ def _pad_all(array, widths, mode):
     return jaxpad_pad(array, [b for b, _ in widths], [a for _, a in widths], mode)
 
 
+def _value(value, dtype):
+    return _checks.pad_value_operand(
+        _FN, value, "constant", dtype, arg_name="constant_values", input_name="array"
+    )
+
+
 def _pad_constant(array, widths, values):
     ndim = array.ndim
     flat = [v for pair in values for v in pair]
     if not any(isinstance(v, jax.core.Tracer) for v in flat) and all(
         np.array_equal(v, flat[0]) for v in flat
     ):
-        value = pad_value_operand(_FN, flat[0], "constant", array.dtype)
+        value = _value(flat[0], array.dtype)
         return jaxpad_pad(array, *zip(*widths), "constant", value)
-    values = [[pad_value_operand(_FN, v, "constant", array.dtype) for v in pair] for pair in values]
+    values = [[_value(v, array.dtype) for v in pair] for pair in values]
     # Per-side values: later axes' pads cover the corners, as in numpy.
     for axis, ((before, after), (value_before, value_after)) in enumerate(zip(widths, values)):
         if before:

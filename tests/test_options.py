@@ -63,6 +63,10 @@ ROWS = [
         mode=_MODES,
     ),
     *rows_for(jaxpad.pad, _PAD_CONSTANT, pad_value=[5.0], interior=[(1, 0)]),
+    # Reflect reads cropped rows under the default rule: crop-first reads others.
+    *rows_for(
+        jaxpad.pad, dict(_PAD_REFLECT, pads_begin=(-1, 2), pads_end=(2, -1)), crop_first=[True]
+    ),
     *rows_for(jaxpad.pad, _PAD_REFLECT, pad_value=[5.0], interior=[(1, 0)]),
     *rows_for(
         jaxpad.dynamic_pad,
