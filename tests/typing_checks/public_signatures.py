@@ -1,8 +1,8 @@
 """What the public signatures accept and reject, for mypy (never run, only checked).
 
-CI runs ``mypy examples tests/typing_checks`` with ``warn_unused_ignores`` (see
-pyproject.toml): every call in ``rejected`` carries a ``# type: ignore[code]``, which
-is an error of its own once the call type-checks. So the check fails both when a
+tests/test_typing.py (and CI, with examples/) runs mypy on this file with
+``warn_unused_ignores`` (see pyproject.toml): every call in ``rejected`` carries a
+``# type: ignore[code]``, which is an error of its own once the call type-checks. So the check fails both when a
 documented input stops type-checking and when a mistake starts to pass.
 """
 
