@@ -2,8 +2,9 @@
 
 tests/test_typing.py (and CI, with examples/) runs mypy on this file with
 ``warn_unused_ignores`` (see pyproject.toml): every call in ``rejected`` carries a
-``# type: ignore[code]``, which is an error of its own once the call type-checks. So the check fails both when a
-documented input stops type-checking and when a mistake starts to pass.
+``# type: ignore[code]``, which is an error of its own once the call type-checks. So
+the check fails both when a documented input stops type-checking and when a mistake
+starts to pass.
 """
 
 from __future__ import annotations
