@@ -9,13 +9,22 @@ jaxpad.pad's fold, and checks the result.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import jaxpad
 
-MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+# Literal, so that numpy.pad's type stubs accept the mode.
+MODES: tuple[Literal["constant", "edge", "reflect", "symmetric", "wrap"], ...] = (
+    "constant",
+    "edge",
+    "reflect",
+    "symmetric",
+    "wrap",
+)
 
 
 def show_modes() -> None:

@@ -1,6 +1,6 @@
 """Per-axis index maps of the padding modes, and their inverses for the fold.
 
-SEMANTICS.md's index rule: along an axis of size ``n`` padded by ``pads_begin``,
+The index rule of docs/semantics.md: along an axis of size ``n`` padded by ``pads_begin``,
 output position ``i`` reads source ``m(i - pads_begin)``. Everything here is about a
 single axis; the primitives combine axes.
 """

@@ -43,7 +43,7 @@ def pad(
     """Pads ``x`` by ``pads_begin`` / ``pads_end`` elements per axis.
 
     Output position ``i`` of an axis reads ``x[m(i - pads_begin)]``, where ``m`` is
-    the mode's index map (SEMANTICS.md): negative pads crop, and pads longer than the
+    the mode's index map (docs/semantics.md): negative pads crop, and pads longer than the
     axis continue the mode's pattern, as ``numpy.pad`` does.
 
     Args:
@@ -67,8 +67,9 @@ def pad(
         ``interior`` of 0.
 
     Returns:
-      The padded array, of ``x.dtype`` and shape
-      ``pads_begin + (x.shape - 1) * (interior + 1) + 1 + pads_end`` per axis.
+      The padded array, of ``x.dtype``; along each axis its size is
+      ``pads_begin + (x.shape - 1) * (interior + 1) + 1 + pads_end``, or
+      ``pads_begin + pads_end`` for an axis of size 0.
 
     Example:
       >>> import jax.numpy as jnp, jaxpad

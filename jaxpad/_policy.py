@@ -1,7 +1,7 @@
 """``PaddingPolicy``: a framework's padding convention as a value.
 
 How much a window op pads, where the odd unit goes and how the output size rounds
-differ between TensorFlow, PyTorch, Caffe, ONNX and Apple's MPS (``docs/policies.md``).
+differ between TensorFlow, PyTorch, Caffe, ONNX and Apple's MPS (``docs/policy-formulas.md``).
 A policy answers, per axis, the two questions a window op asks: the output size, and
 the pads ``(lo, hi)`` that make a VALID window op produce exactly that many windows
 (``n + lo + hi >= (out - 1) * s + K``; a negative ``lo`` or ``hi`` means leading or

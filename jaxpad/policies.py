@@ -2,7 +2,7 @@
 
 Pick the preset of the framework a model comes from, and window ops in
 ``jaxpad.nn`` pad and size their outputs exactly as that framework does
-(``docs/policies.md`` has the formulas, and tests/test_policy.py pins their cases).
+(``docs/policy-formulas.md`` has the formulas, and tests/test_policy.py pins their cases).
 
 Example:
   >>> from jaxpad import policies

@@ -2,7 +2,7 @@
 
 They are thin wrappers over ``numpy.pad`` and ``jax.lax.pad``: numpy has no negative
 widths, so a negative pad is applied as numpy padding by its positive part followed
-by a crop, which is exactly SEMANTICS.md's original-relative index rule.
+by a crop, which is exactly the original-relative index rule of docs/semantics.md.
 """
 
 from __future__ import annotations

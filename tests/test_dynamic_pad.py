@@ -83,7 +83,7 @@ def test_extreme_offsets_do_not_overflow(mode):
         elif mode == "edge":
             expected = np.full(7, x[0] if pads > 0 else x[-1])
         else:
-            # Periodic maps only see the pad modulo the period (SEMANTICS.md).
+            # Periodic maps only see the pad modulo the period (docs/semantics.md).
             reduced = pads % {"reflect": 8, "symmetric": 10, "wrap": 5}[mode]
             expected = numpy_pad(x, [reduced], [7 - 5 - reduced], mode)
         np.testing.assert_array_equal(fn(jnp.array([pads], jnp.int32)), expected, str(pads))

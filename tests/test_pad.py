@@ -94,7 +94,7 @@ def test_ngraph_interior_example():
 
 
 def test_semantics_negative_pads_are_original_relative():
-    # SEMANTICS.md, checked on OpenVINO Pad-12's CPU plugin.
+    # docs/semantics.md; OpenVINO 2026.4.1's CPU plugin (Pad-12) gives the same.
     out = jaxpad.pad(SPEC_INPUT, [-1, 1], [2, -3], "reflect")
     np.testing.assert_array_equal(out, [[6, 5], [10, 9], [6, 5], [2, 1]])
 

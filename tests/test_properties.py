@@ -2,7 +2,7 @@
 modes and dtypes, against numpy and dense linear references.
 
 Each property draws ranks 0-5 and sizes 0-7, pads in [-2n-2, 2n+2] with a valid output,
-and checks: the value against the oracle (``numpy.pad`` with SEMANTICS.md's index rule,
+and checks: the value against the oracle (``numpy.pad`` with the index rule of docs/semantics.md,
 ``numpy.broadcast_to``), the shape rule against ``jax.eval_shape``, eager against jit,
 and the VJP against ``jax.linear_transpose`` of a dense 0/1-matrix reference. The number
 of examples comes from the hypothesis profile in ``tests/conftest.py``. The 64-bit

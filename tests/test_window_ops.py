@@ -21,7 +21,7 @@ def normal(*shape):
     return jnp.asarray(RNG.normal(size=shape).astype(np.float32))
 
 
-# Average-pool divisors: padding-policies.md's example (n=9, k=7, s=3, p=3, ceil_mode).
+# Average-pool divisors: docs/policy-formulas.md's example (n=9, k=7, s=3, p=3, ceil_mode).
 
 
 @pytest.mark.parametrize(
