@@ -48,10 +48,22 @@ def pin_allocator(argv: list[str]) -> None:
     """Re-executes this process with ``PINNED_MALLOC`` unless it already runs with it.
 
     glibc reads these variables once, at start-up, so they cannot be set from inside.
+    A script started as a module (``python -m benchmarks.sweep``) restarts as that
+    module, so that its package imports still resolve.
     """
     if platform.system() != "Linux" or allocator() == "pinned":
         return
-    os.execve(sys.executable, [sys.executable, *argv], {**os.environ, **PINNED_MALLOC})
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    command = ["-m", spec.name, *argv[1:]] if spec is not None else argv
+    os.execve(sys.executable, [sys.executable, *command], {**os.environ, **PINNED_MALLOC})
+
+
+def load() -> str:
+    """The 1-, 5- and 15-minute load averages, to record beside the timings."""
+    try:
+        return "load average " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        return "load average unknown"
 
 
 def allocator() -> str:

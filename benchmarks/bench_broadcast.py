@@ -1,24 +1,19 @@
 """jaxpad.broadcast against jnp.broadcast_to, forward and VJP, interleaved medians.
 
-python benchmarks/bench_broadcast.py [--rounds 30]
+python -m benchmarks.bench_broadcast [--rounds 30]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(__file__))
-from _timing import interleaved_medians, machine  # noqa: E402
-
-import jaxpad  # noqa: E402
-
-CASES = [((64, 1, 256), (64, 128, 256)), ((256,), (64, 64, 256)), ((1, 512, 1), (8, 512, 512))]
+import jaxpad
+from benchmarks._timing import interleaved_medians, machine
+from benchmarks.cases import BROADCAST_CASES as CASES
 
 
 def run(rounds):

@@ -1,6 +1,6 @@
 """jaxpad.dynamic_pad with per-example offsets against the static pad and jnp.take.
 
-    python benchmarks/bench_dynamic_pad.py [--rounds 30]
+    python -m benchmarks.bench_dynamic_pad [--rounds 30]
 
 A batch of 64 images (64, 64, 64, 3) float32 is translated per image by offsets in
 [-8, 8] on the two spatial axes, reflecting, output shape equal to the input's.
@@ -13,20 +13,15 @@ interleaved in one process; medians and ratios.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(__file__))
-from _timing import interleaved_medians, machine  # noqa: E402
-
-import jaxpad  # noqa: E402
-
-SHAPE = (64, 64, 64, 3)
-MAX_OFFSET = 8
+import jaxpad
+from benchmarks._timing import interleaved_medians, machine
+from benchmarks.cases import DYNAMIC_PAD_MAX_OFFSET as MAX_OFFSET
+from benchmarks.cases import DYNAMIC_PAD_SHAPE as SHAPE
 
 
 def reflect_indices(n, offsets):

@@ -1,6 +1,6 @@
 """jaxpad.pad against jnp.pad and constant-mode lax.pad, forward and VJP.
 
-    python benchmarks/bench_pad.py [--rounds 30] [--shape 16,64,64,64] [--axes 1,2] [--pad 3]
+    python -m benchmarks.bench_pad [--rounds 30] [--shape 16,64,64,64] [--axes 1,2] [--pad 3]
 
 The pad section of ``run.py`` for one shape: every candidate is jitted and timed in
 interleaved rounds in one process; the table shows medians and the ratios against
@@ -10,12 +10,10 @@ constant-mode lax.pad (forward) and against the constant-mode VJP (a slice).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from _timing import allocator, machine, pin_allocator  # noqa: E402
-from run import pad_rows  # noqa: E402
+from benchmarks._timing import allocator, machine, pin_allocator
+from benchmarks.run import pad_rows
 
 
 def main():

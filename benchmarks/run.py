@@ -1,7 +1,12 @@
 """Every jaxpad benchmark in one command: a table, benchmarks/results.json and a plot.
 
-    python benchmarks/run.py            # the full run (about 5 minutes on 2 CPU cores)
-    python benchmarks/run.py --quick    # fewer rounds and smaller cases, under a minute
+    python -m benchmarks.run            # the full run (about 5 minutes on 2 CPU cores)
+    python -m benchmarks.run --quick    # fewer rounds and smaller cases, under a minute
+    python -m benchmarks.run --out benchmarks/results.json --plot docs/img/benchmarks.png
+
+A run prints its tables and writes nothing unless asked (``--out``, ``--plot``), so
+that a trial run never overwrites the committed results. The cases are in
+``benchmarks/cases.py``.
 
 Sections, each timed in interleaved rounds (A B A B ..., shuffled every round) in this
 one process, medians after warm-up. The run re-executes itself with glibc's malloc
@@ -17,14 +22,13 @@ counts page faults per call of each VJP.
 5. A CycleGAN-style generator training step with reflect padding, jaxpad against
    ``jnp.pad``, and the share of the step that padding takes.
 
-The plot (docs/img/benchmarks.png) needs matplotlib: ``pip install -e ".[bench]"``.
+The plot needs matplotlib: ``pip install -e ".[bench]"``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -34,20 +38,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-sys.path.insert(0, os.path.dirname(__file__))
-import bench_dynamic_pad  # noqa: E402
-from _timing import (  # noqa: E402
+import jaxpad
+from benchmarks import bench_dynamic_pad, cases
+from benchmarks._timing import (
     allocator,
     interleaved_medians,
     interleaved_stats,
+    load,
     machine,
     pin_allocator,
 )
-
-import jaxpad  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+from benchmarks.cases import MODES
 
 
 def _vjp(fn):
@@ -212,7 +213,7 @@ def memory_rows(shape, pad_axes, pad):
 
 
 def dynamic_pad_rows(rounds, calls):
-    shape = bench_dynamic_pad.SHAPE
+    shape = cases.DYNAMIC_PAD_SHAPE
     x = _random(shape)
     ct = _random(shape, 1)
     offsets = jnp.asarray(np.random.default_rng(2).integers(-8, 9, (shape[0], 2)), jnp.int32)
@@ -248,9 +249,8 @@ def dynamic_pad_rows(rounds, calls):
 
 
 def broadcast_rows(rounds, calls):
-    cases = [((64, 1, 256), (64, 128, 256)), ((256,), (64, 64, 256))]
     timed, args = {}, {}
-    for shape, target in cases:
+    for shape, target in cases.BROADCAST_CASES[:2]:
         x, ct = _random(shape), _random(target, 1)
         for name, fn in (
             ("jaxpad", lambda x, t=target: jaxpad.broadcast(x, t)),
@@ -263,7 +263,7 @@ def broadcast_rows(rounds, calls):
             args[(shape, name, "vjp")] = (x, ct)
     medians = interleaved_medians(timed, args, rounds=rounds, calls=calls)
     rows = []
-    for shape, target in cases:
+    for shape, target in cases.BROADCAST_CASES[:2]:
         ours = medians[(shape, "jaxpad", "fwd")], medians[(shape, "jaxpad", "vjp")]
         theirs = medians[(shape, "jnp", "fwd")], medians[(shape, "jnp", "vjp")]
         rows.append(
@@ -380,27 +380,39 @@ def print_table(rows):
 
 
 def plot(rows, path, malloc):
+    """What a user compares: jaxpad against jnp.pad per mode, forward and VJP, and
+    compile time against the pad width."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
-    pad = [r for r in rows if r["section"] == "pad" and len(r["shape"]) == 4]
+    pad = [r for r in rows if r["section"] == "pad" and len(r["shape"]) > 1]
     positions = np.arange(len(pad))
-    left.bar(positions - 0.2, [r["fwd_ratio"] for r in pad], 0.4, label="forward")
-    left.bar(positions + 0.2, [r["vjp_ratio"] for r in pad], 0.4, label="VJP")
-    left.axhline(1.3, color="C0", linestyle=":", label="forward target 1.3x")
-    left.axhline(1.5, color="C1", linestyle=":", label="VJP target 1.5x")
+    left.bar(
+        positions - 0.2, [r["fwd_ms"] / r["jnp_pad_fwd_ms"] for r in pad], 0.4, label="forward"
+    )
+    left.bar(positions + 0.2, [1 / r["jnp_pad_vjp_over_jaxpad"] for r in pad], 0.4, label="VJP")
+    left.axhline(1.0, color="gray", linestyle=":")
     left.set_xticks(positions, [r["mode"] for r in pad])
-    left.set_ylabel("time / constant-mode lax.pad")
-    left.set_title(f"jaxpad.pad {tuple(pad[0]['shape'])}, pad {pad[0]['pad']}")
+    left.set_ylabel("jaxpad time / jnp.pad time (lower is faster)")
+    left.set_title(f"jaxpad.pad vs jnp.pad, {tuple(pad[0]['shape'])}, pad {pad[0]['pad']}")
     left.legend(fontsize=8)
-    right.bar(positions, [r["jnp_pad_vjp_over_jaxpad"] for r in pad], 0.5, color="C2")
-    right.axhline(5, color="C2", linestyle=":", label="target 5x")
-    right.set_xticks(positions, [r["mode"] for r in pad])
-    right.set_ylabel("jnp.pad VJP time / jaxpad VJP time")
-    right.set_title("VJP speed-up over jnp.pad")
+    for op, color in (("jaxpad.pad", "C0"), ("jnp.pad", "C3")):
+        compile_rows_ = [r for r in rows if r["section"] == "compile" and r["op"] == op]
+        right.plot(
+            [r["pad"] for r in compile_rows_],
+            [r["compile_ms"] for r in compile_rows_],
+            "o-",
+            color=color,
+            label=op,
+        )
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel("reflect pad width (axis of 2)")
+    right.set_ylabel("compile ms")
+    right.set_title("Compile time against pad width")
     right.legend(fontsize=8)
     figure.suptitle(f"{machine()}, malloc {malloc}", fontsize=9)
     figure.tight_layout()
@@ -412,8 +424,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds, smaller cases")
     parser.add_argument("--rounds", type=int, default=None)
-    parser.add_argument("--no-plot", action="store_true")
-    parser.add_argument("--output", default=str(ROOT / "benchmarks" / "results.json"))
+    parser.add_argument("--out", default=None, help="write the rows as JSON here")
+    parser.add_argument("--plot", default=None, help="write the plot (PNG) here")
     parser.add_argument(
         "--system-malloc",
         action="store_true",
@@ -428,24 +440,22 @@ def main():
     backend = jax.default_backend()
     print(f"# jaxpad benchmarks: {machine()}, backend {backend}")
     print(f"# medians of {rounds} interleaved rounds ({calls} calls each) after warm-up")
-    print(f"# malloc: {allocator()}")
+    print(f"# malloc: {allocator()}; {load()} at start")
     start = time.perf_counter()
     rows = []
+    pad_cases = cases.PAD_CASES_QUICK if quick else cases.PAD_CASES
+    for shape, axes, pad in pad_cases:
+        rows += pad_rows(shape, axes, pad, rounds, calls)
     if quick:
-        rows += pad_rows((4, 32, 32, 16), (1, 2), 3, rounds, calls)
-        rows += pad_rows((1 << 18,), (0,), 1024, rounds, calls)
-        rows += compile_rows((1, 10, 100, 1000), (1, 10, 50), repeats=1)
-        rows += memory_rows((4, 32, 32, 16), (1, 2), 3)
-        rows += broadcast_rows(rounds, calls)
-        rows += generator_step_rows(2, 32, 16, 2, rounds)
+        rows += compile_rows(cases.COMPILE_WIDTHS_QUICK, cases.JNP_COMPILE_WIDTHS_QUICK, repeats=1)
     else:
-        rows += pad_rows((16, 64, 64, 64), (1, 2), 3, rounds, calls)
-        rows += pad_rows((1 << 22,), (0,), 1024, rounds, calls)
-        rows += compile_rows((1, 10, 100, 1000), (1, 10, 100, 500), repeats=5)
-        rows += memory_rows((16, 64, 64, 64), (1, 2), 3)
+        rows += compile_rows(cases.COMPILE_WIDTHS, cases.JNP_COMPILE_WIDTHS, repeats=5)
+    rows += memory_rows(*pad_cases[0])
+    if not quick:
         rows += dynamic_pad_rows(rounds, calls)
-        rows += broadcast_rows(rounds, calls)
-        rows += generator_step_rows(8, 64, 32, 6, rounds)
+    rows += broadcast_rows(rounds, calls)
+    step = cases.GENERATOR_STEP_QUICK if quick else cases.GENERATOR_STEP
+    rows += generator_step_rows(*step, rounds)
     print_table(rows)
     result = {
         "machine": machine(),
@@ -455,15 +465,18 @@ def main():
         "rounds": rounds,
         "calls_per_round": calls,
         "malloc": allocator(),
+        "load_at_end": load(),
         "seconds": time.perf_counter() - start,
         "rows": rows,
     }
-    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
-    print(f"\nwrote {args.output} ({result['seconds']:.0f} s)")
-    if not args.no_plot:
+    print(f"\n# {load()} at the end ({result['seconds']:.0f} s)")
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+        print(f"wrote {args.out}")
+    if args.plot:
         try:
-            plot(rows, ROOT / "docs" / "img" / "benchmarks.png", allocator())
-            print(f"wrote {ROOT / 'docs' / 'img' / 'benchmarks.png'}")
+            plot(rows, Path(args.plot), allocator())
+            print(f"wrote {args.plot}")
         except ImportError:
             print('no plot: matplotlib is missing (pip install -e ".[bench]")')
 

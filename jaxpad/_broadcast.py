@@ -13,10 +13,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 from jax.extend.core import Primitive
-from jax.interpreters import ad, batching, mlir, xla
+from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
+from jaxpad._lowering import register_lowering
 from jaxpad._sharding import moved_axes_sharding
 from jaxpad._typing import IntSequence
 
@@ -193,4 +194,5 @@ broadcast_p.def_impl(partial(xla.apply_primitive, broadcast_p))
 broadcast_p.def_abstract_eval(_broadcast_abstract_eval)
 ad.deflinear2(broadcast_p, _broadcast_transpose)
 batching.primitive_batchers[broadcast_p] = _broadcast_batch
-mlir.register_lowering(broadcast_p, mlir.lower_fun(_broadcast_lowering, multiple_results=False))
+# One broadcast_in_dim on every platform: nothing to plan.
+register_lowering(broadcast_p, _broadcast_lowering, per_platform=False, auto_axes=False)

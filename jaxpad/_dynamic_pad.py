@@ -3,8 +3,9 @@
 ``dynamic_pad`` is to ``pad`` what ``lax.dynamic_slice`` is to ``lax.slice``: the
 output shape is static and ``pads_begin`` is an operand, so it may be traced and may
 differ per example under ``vmap``. Laid out as ``_pad.py``: the public function, then
-the shape rule, JVP, transpose, batching and lowering of ``dynamic_pad_p``, the same
-for its transpose ``dynamic_fold_p``, and the registration block.
+the shape rule, JVP, transpose and batching of ``dynamic_pad_p``, the same for its
+transpose ``dynamic_fold_p``, and the registration block; both lower through
+``_lowering``.
 
 Batched pads are native: the primitives accept ``pads_begin`` with leading axes that
 match leading (unpadded) axes of the operand, one pad config per example, and lower
@@ -13,7 +14,6 @@ to a gather with batching dimensions. Nothing is unrolled per example.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import partial
 
@@ -22,37 +22,23 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from jax.extend.core import Primitive
-from jax.interpreters import ad, batching, mlir, xla
+from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
-from jaxpad._gather import broadcast_table, gather_tables
-from jaxpad._index_maps import (
-    MODES,
-    effective_mode,
-    fold_pieces,
-    period,
-    reduced_pad,
-    source_index,
+from jaxpad._index_maps import MODES, reduced_pad
+from jaxpad._lowering import (
+    copied_mask,
+    dynamic_fold_lowering,
+    dynamic_pad_lowering,
+    normalized_pads,
+    register_lowering,
 )
-from jaxpad._pad import fold_static, pad_value_operand
-from jaxpad._sharding import (
-    lower_in_auto_axes,
-    match_sharding,
-    match_varying,
-    same_axes_sharding,
-)
+from jaxpad._pad import pad_value_operand
+from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import DynamicPads
 
 _FN = "jaxpad.dynamic_pad"
-
-# A periodic axis whose output spans at most this many periods is folded by reading
-# each source's few output positions directly; longer outputs are first summed
-# period by period, so the op count never grows with the output length.
-_MAX_CANDIDATE_PERIODS = 2
-
-# Axes with at most this many (source, output position) pairs are folded densely.
-_MAX_DENSE_FOLD = 64
 
 
 def dynamic_pad(
@@ -158,7 +144,7 @@ def _pads_operand(value, x_shape, shape, mode):
                 )
             # Reduced one by one, entries of different integer dtypes stack as int32
             # without the lossy promotions of mixed dtypes (int64 with uint64).
-            entries.append(_normalized_pads(entry, mode, x_shape[i], shape[i]))
+            entries.append(normalized_pads(entry, mode, x_shape[i], shape[i]))
             static.append(None)
         else:
             entry = reduce[i](_checks.static_int(_FN, f"pads_begin[{i}]", entry))
@@ -255,7 +241,7 @@ def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_p
     if need_value:
         if mode == "constant":
             # Every position not copied from x holds the pad value.
-            copied = _copied_mask(pads_begin, x_shape, shape, static_pads)
+            copied = copied_mask(pads_begin, x_shape, shape, static_pads)
             padded = lax.select(copied, jnp.zeros_like(t), t)
             t_value = padded.sum(axis=tuple(range(pad_value.aval.ndim, t.ndim)))
         else:
@@ -266,13 +252,6 @@ def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_p
 # Batching -----------------------------------------------------------------------
 
 
-def _to_front(value, bdim, size):
-    """Moves the vmapped axis to the front, or adds one of ``size`` when there is none."""
-    if bdim is None:
-        return lax.broadcast(value, (size,))
-    return jnp.moveaxis(value, bdim, 0)
-
-
 def _batch_size(args, dims):
     return next(arg.shape[dim] for arg, dim in zip(args, dims) if dim is not None)
 
@@ -281,96 +260,20 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
     x, pad_value, pads_begin = args
     x_bdim, value_bdim, pads_bdim = dims
     size = _batch_size(args, dims)
-    x = _to_front(x, x_bdim, size)
+    x = batching.bdim_at_front(x, x_bdim, size)
     # The examples become a batch axis of the primitive: each reads through its own
     # pads (broadcast when they are shared, which only costs a small table).
-    pads_begin = _to_front(pads_begin, pads_bdim, size)
+    pads_begin = batching.bdim_at_front(pads_begin, pads_bdim, size)
     if value_bdim is not None or pad_value.ndim:
-        pad_value = _to_front(pad_value, value_bdim, size)
+        pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
     out = dynamic_pad_p.bind(
         x, pad_value, pads_begin, shape=(size, *shape), mode=mode, static_pads=static_pads
     )
     return out, 0
 
 
-# Lowering -----------------------------------------------------------------------
-
-
-def _normalized_pads(pads_begin, mode, n, size):
-    """``reduced_pad`` for traced pads of any integer dtype, as int32.
-
-    The arithmetic runs in a dtype that holds the pads and the bounds: small dtypes
-    are widened first (an int8 pad compared with an axis of 224, or taken modulo a
-    period of 446, would overflow in its own dtype), and unsigned dtypes wider than
-    the default integer keep their own, in which the bounds fit.
-    """
-    mode = effective_mode(mode, n)
-    wide = jax.dtypes.canonicalize_dtype(np.int64)
-    have, fits = np.iinfo(pads_begin.dtype), np.iinfo(wide)
-    if fits.min <= have.min and have.max <= fits.max:
-        pads_begin = pads_begin.astype(wide)
-    if mode in ("constant", "edge") or n == 0:
-        reduced = jnp.minimum(pads_begin, size)
-        if have.min < 0:
-            reduced = jnp.maximum(reduced, -n)
-    else:
-        reduced = jnp.remainder(pads_begin, period(mode, n))
-    return reduced.astype(jnp.int32)
-
-
-def _axis_offsets(pads_begin, static_pads, d, n, size, mode):
-    """Offsets ``i - pads_begin`` of one axis: a NumPy table, or one per example."""
-    if static_pads[d] is not None:
-        return np.arange(size) - static_pads[d]
-    pads = _normalized_pads(pads_begin[..., d], mode, n, size)
-    return lax.iota(jnp.int32, size) - pads[..., None]
-
-
-def _active_axes(x_shape, shape, static_pads, num_batch):
-    """The non-batch axes that pad, leaving out those with a static 0 and no resize."""
-    return [
-        (d, num_batch + d)
-        for d, pad in enumerate(static_pads)
-        if not (pad == 0 and shape[num_batch + d] == x_shape[num_batch + d])
-    ]
-
-
-def _copied_mask(pads_begin, x_shape, shape, static_pads):
-    """True where constant mode copies from x (False at pad values), of ``shape``."""
-    num_batch = pads_begin.ndim - 1
-    mask = jnp.ones(shape, bool)
-    for d, axis in _active_axes(x_shape, shape, static_pads, num_batch):
-        offsets = _axis_offsets(pads_begin, static_pads, d, x_shape[axis], shape[axis], "constant")
-        inside = (offsets >= 0) & (offsets < x_shape[axis])
-        mask = mask & broadcast_table(inside, shape, axis, num_batch)
-    return mask
-
-
-def _dynamic_pad_lowering(x, pad_value, pads_begin, *, shape, mode, static_pads):
-    num_batch = pads_begin.ndim - 1
-    if math.prod(shape) == 0:
-        return jnp.zeros(shape, x.dtype)
-    values = lax.broadcast_in_dim(pad_value, shape, tuple(range(pad_value.ndim)))
-    if x.size == 0:
-        return values
-    tables = {}
-    for d, axis in _active_axes(x.shape, shape, static_pads, num_batch):
-        n = x.shape[axis]
-        offsets = _axis_offsets(pads_begin, static_pads, d, n, shape[axis], mode)
-        if mode == "constant":
-            tables[axis] = jnp.clip(offsets, 0, n - 1)
-        else:
-            tables[axis] = source_index(mode, n, offsets, xp=jnp)
-    out = gather_tables(x, tables, num_batch)
-    if mode == "constant" and tables:
-        out = lax.select(_copied_mask(pads_begin, x.shape, shape, static_pads), out, values)
-    return out
-
-
 # The dynamic fold: dynamic_pad_p's transpose --------------------------------------
-# Sums each output cotangent back onto its source element. Axes with static pads use
-# the static fold (slices); traced ones are folded one axis at a time by gathers:
-# every source element reads the few output positions that map onto it. No scatter.
+# Sums each output cotangent back onto its source element (_lowering.dynamic_fold_lowering).
 
 
 def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads):
@@ -409,8 +312,8 @@ def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pa
 def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads):
     t, pads_begin = args
     size = _batch_size(args, dims)
-    t = _to_front(t, dims[0], size)
-    pads_begin = _to_front(pads_begin, dims[1], size)
+    t = batching.bdim_at_front(t, dims[0], size)
+    pads_begin = batching.bdim_at_front(pads_begin, dims[1], size)
     out = dynamic_fold_p.bind(
         t,
         pads_begin,
@@ -421,151 +324,6 @@ def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads):
     return out, 0
 
 
-def _dynamic_fold_lowering(t, pads_begin, *, operand_shape, mode, static_pads):
-    num_batch = pads_begin.ndim - 1
-    if math.prod(operand_shape) == 0 or t.size == 0:
-        return jnp.zeros(operand_shape, t.dtype)
-    active = _active_axes(operand_shape, t.shape, static_pads, num_batch)
-    static_axes = [(d, axis) for d, axis in active if static_pads[d] is not None]
-    if mode == "constant":
-        # Crop back to the source window; positions outside x read zeros.
-        config = [(0, 0, 0)] * t.ndim
-        for d, axis in static_axes:
-            end = t.shape[axis] - operand_shape[axis] - static_pads[d]
-            config[axis] = (-static_pads[d], -end, 0)
-        t = lax.pad(t, np.zeros((), t.dtype), config)
-    else:
-        pieces = {
-            axis: fold_pieces(mode, operand_shape[axis], static_pads[d], t.shape[axis])
-            for d, axis in static_axes
-        }
-        t = fold_static(t, pieces, operand_shape)
-    dynamic_axes = [(d, axis) for d, axis in active if static_pads[d] is None]
-    # Short axes first: their dense fold reads a few neighbours per element, and
-    # fused after a gather it would redo the gather for each of them.
-    dynamic_axes.sort(key=lambda item: operand_shape[item[1]] * t.shape[item[1]] > _MAX_DENSE_FOLD)
-    for position, (d, axis) in enumerate(dynamic_axes):
-        n = operand_shape[axis]
-        pads = _normalized_pads(pads_begin[..., d], mode, n, t.shape[axis])
-        fold = partial(_fold_axis, axis=axis, n=n, mode=mode, num_batch=num_batch)
-        if n == t.shape[axis] and n * n <= _MAX_DENSE_FOLD:
-            # A traced pad that is 0 for every example (a channel axis, say) leaves
-            # the axis as it is: skip its fold at run time. (Only for short axes: on
-            # the others a conditional costs more than it saves.)
-            t = lax.cond(jnp.all(pads == 0), lambda t, pads: t, fold, t, pads)
-        else:
-            t = fold(t, pads)
-            if position + 1 < len(dynamic_axes):
-                # Fused into the next axis's gathers, this axis's gathers would be
-                # redone for each of that axis's reads; materialising is cheaper
-                # (1.6-1.7x instead of 1.7-1.9x the static VJP on the benchmark).
-                t = lax.optimization_barrier(t)
-    return t
-
-
-def _fold_axis(t, pads, *, axis, n, mode, num_batch):
-    """Folds one axis with traced, normalized ``pads`` (one per example) onto ``n``."""
-    size = t.shape[axis]
-    out_shape = t.shape[:axis] + (n,) + t.shape[axis + 1 :]
-    mode = effective_mode(mode, n)
-    if mode != "constant" and n == 1:
-        return t.sum(axis=axis, keepdims=True)
-    sources = lax.iota(jnp.int32, n)
-    pads = pads[..., None]
-    if n * size <= _MAX_DENSE_FOLD:
-        return _fold_axis_dense(t, axis, pads, n, mode, num_batch)
-
-    def read(positions, valid):
-        """``t`` at output ``positions`` along the axis, zero where not ``valid``."""
-        part = gather_tables(t, {axis: jnp.clip(positions, 0, size - 1)}, num_batch)
-        valid = broadcast_table(valid, out_shape, axis, num_batch)
-        return lax.select(valid, part, jnp.zeros_like(part))
-
-    def at_sources(mask):
-        return broadcast_table(mask, out_shape, axis, num_batch)
-
-    if mode == "constant":
-        positions = sources + pads
-        return read(positions, (positions >= 0) & (positions < size))
-    if mode == "edge":
-        # Each end source takes every position at or beyond it: one masked sum each.
-        positions = sources + pads
-        inner = (sources > 0) & (sources < n - 1) & (positions >= 0) & (positions < size)
-        offsets = broadcast_table(lax.iota(jnp.int32, size) - pads, t.shape, axis, num_batch)
-        zeros = jnp.zeros_like(t)
-        low = lax.select(offsets <= 0, t, zeros).sum(axis=axis, keepdims=True)
-        high = lax.select(offsets >= n - 1, t, zeros).sum(axis=axis, keepdims=True)
-        total = read(positions, inner)
-        total = total + jnp.where(at_sources(sources == 0), low, 0)
-        return total + jnp.where(at_sources(sources == n - 1), high, 0)
-    p = period(mode, n)
-    reps = -(-size // p)
-    if reps <= _MAX_CANDIDATE_PERIODS:
-        # Source j is read at the output positions whose offset is j or its mirror
-        # modulo p: at most `reps` of each, at computable places.
-        classes = [(sources, sources >= 0)]
-        if mode == "reflect":
-            classes.append((p - sources, (sources > 0) & (sources < n - 1)))
-        elif mode == "symmetric":
-            classes.append((p - 1 - sources, sources >= 0))
-        total = None
-        for residue, usable in classes:
-            first = jnp.remainder(residue + pads, p)
-            for rep in range(reps):
-                positions = first + rep * p
-                part = read(positions, usable & (positions < size))
-                total = part if total is None else total + part
-        return total
-    # Long outputs: sum all positions of equal phase (offset mod p) into one period
-    # through one shifted read, then fold that period statically.
-    length = -(-(size + p - 1) // p) * p
-    shift = jnp.remainder(-pads, p)
-    positions = lax.iota(jnp.int32, length) - shift
-    period_shape = t.shape[:axis] + (length,) + t.shape[axis + 1 :]
-    part = gather_tables(t, {axis: jnp.clip(positions, 0, size - 1)}, num_batch)
-    valid = broadcast_table((positions >= 0) & (positions < size), period_shape, axis, num_batch)
-    part = lax.select(valid, part, jnp.zeros_like(part))
-    split = t.shape[:axis] + (length // p, p) + t.shape[axis + 1 :]
-    phases = part.reshape(split).sum(axis=axis)
-    head = lax.slice_in_dim(phases, 0, n, axis=axis)
-    if mode == "wrap":
-        return head
-    tail = lax.rev(lax.slice_in_dim(phases, n, p, axis=axis), (axis,))
-    if mode == "reflect":
-        config = [(0, 0, 0)] * t.ndim
-        config[axis] = (1, 1, 0)
-        tail = lax.pad(tail, np.zeros((), t.dtype), config)
-    return head + tail
-
-
-def _fold_axis_dense(t, axis, pads, n, mode, num_batch):
-    """Short axes: each source sums the positions that map onto it, by masks.
-
-    A gather along a short minor axis moves a handful of bytes per index; comparing
-    every (source, position) pair with static slices is cheaper and fuses into one
-    loop.
-    """
-    size = t.shape[axis]
-    offsets = lax.iota(jnp.int32, size) - pads
-    if mode == "constant":
-        mapped = jnp.where((offsets >= 0) & (offsets < n), offsets, -1)
-    else:
-        mapped = source_index(mode, n, offsets, xp=jnp)
-    column_shape = t.shape[:axis] + (1,) + t.shape[axis + 1 :]
-    columns = [lax.slice_in_dim(t, i, i + 1, axis=axis) for i in range(size)]
-    zeros = jnp.zeros(column_shape, t.dtype)
-    folded = []
-    for source in range(n):
-        total = zeros
-        for i, column in enumerate(columns):
-            hit = lax.slice_in_dim(mapped, i, i + 1, axis=-1) == source
-            total = total + lax.select(
-                broadcast_table(hit, column_shape, axis, num_batch), column, zeros
-            )
-        folded.append(total)
-    return lax.concatenate(folded, axis)
-
-
 # Registration -------------------------------------------------------------------
 
 dynamic_pad_p = Primitive("jaxpad_dynamic_pad")
@@ -574,7 +332,7 @@ dynamic_pad_p.def_abstract_eval(_dynamic_pad_abstract_eval)
 ad.primitive_jvps[dynamic_pad_p] = _dynamic_pad_jvp
 ad.primitive_transposes[dynamic_pad_p] = _dynamic_pad_transpose
 batching.primitive_batchers[dynamic_pad_p] = _dynamic_pad_batch
-mlir.register_lowering(dynamic_pad_p, partial(lower_in_auto_axes, _dynamic_pad_lowering))
+register_lowering(dynamic_pad_p, dynamic_pad_lowering)
 
 dynamic_fold_p = Primitive("jaxpad_dynamic_fold")
 dynamic_fold_p.def_impl(partial(xla.apply_primitive, dynamic_fold_p))
@@ -582,4 +340,4 @@ dynamic_fold_p.def_abstract_eval(_dynamic_fold_abstract_eval)
 ad.primitive_jvps[dynamic_fold_p] = _dynamic_fold_jvp
 ad.primitive_transposes[dynamic_fold_p] = _dynamic_fold_transpose
 batching.primitive_batchers[dynamic_fold_p] = _dynamic_fold_batch
-mlir.register_lowering(dynamic_fold_p, partial(lower_in_auto_axes, _dynamic_fold_lowering))
+register_lowering(dynamic_fold_p, dynamic_fold_lowering)

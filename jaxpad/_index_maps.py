@@ -10,13 +10,9 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from jax import lax
+from jax.errors import InconclusiveDimensionOperation
 
 MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
-
-# Edge pads up to this wide, and pads up to this many periods long, are summed by
-# unrolled adds rather than a reduction.
-_MAX_UNROLLED_SUM = 8
 
 # Modes whose map repeats with a period; larger pads continue that period.
 _PERIODIC = ("reflect", "symmetric", "wrap")
@@ -81,64 +77,6 @@ class Piece:
     inner: tuple[Piece, ...] = ()
     direct: bool = False
 
-    def extract(self, t, axis: int):
-        """The cotangent ``t``'s contribution to ``[src_start, src_stop)`` along ``axis``."""
-        part = lax.slice_in_dim(t, self.start, self.stop, axis=axis)
-        if self.kind == "copy":
-            return part
-        if self.kind == "reverse":
-            return lax.rev(part, (axis,))
-        if self.kind == "sum":
-            length = self.stop - self.start
-            if length > _MAX_UNROLLED_SUM:
-                return part.sum(axis=axis, keepdims=True)
-            # A few adds fuse into the consumer; a reduction is a kernel of its own.
-            total = lax.slice_in_dim(part, 0, 1, axis=axis)
-            for i in range(1, length):
-                total = total + lax.slice_in_dim(part, i, i + 1, axis=axis)
-            return total
-        # Sum whole periods first so that the op count does not grow with the pad.
-        length = self.stop - self.start
-        reps = -(-(self.phase + length) // self.period)
-        if reps <= _MAX_UNROLLED_SUM:
-            # As for edge: a few adds of shifted slices fuse into the consumer. Padding
-            # to whole periods made XLA write the padded copy out (twice the pad's
-            # size), and the reduction over a middle axis ran as a kernel of its own:
-            # wrap by 100 and 70 on an axis of 64 took 58 ms against jnp.pad's 50.
-            # Where source 0 of each period lies in ``part``; the first and last
-            # periods are cut off by the ends of the region.
-            firsts = [rep * self.period - self.phase for rep in range(reps)]
-            windows = [
-                lax.slice_in_dim(part, max(first, 0), min(first + self.period, length), axis=axis)
-                for first in firsts
-            ]
-            starts = [max(first, 0) - first for first in firsts]
-            one_period = _accumulate(windows, starts, self.period, axis)
-        else:
-            config = [(0, 0, 0)] * t.ndim
-            config[axis] = (self.phase, reps * self.period - self.phase - length, 0)
-            part = lax.pad(part, np.zeros((), part.dtype), config)
-            shape = list(part.shape)
-            shape[axis : axis + 1] = [reps, self.period]
-            one_period = part.reshape(shape).sum(axis=axis)
-        pieces = [piece.extract(one_period, axis) for piece in self.inner]
-        return _accumulate(
-            pieces,
-            [p.src_start - self.src_start for p in self.inner],
-            self.src_stop - self.src_start,
-            axis,
-        )
-
-
-def _accumulate(values, starts, size, axis):
-    total = None
-    for value, start in zip(values, starts):
-        config = [(0, 0, 0)] * value.ndim
-        config[axis] = (start, size - start - value.shape[axis], 0)
-        value = lax.pad(value, np.zeros((), value.dtype), config)
-        total = value if total is None else total + value
-    return total
-
 
 def _runs(sources: np.ndarray, first_position: int) -> list[Piece]:
     """Splits a run of source indices into maximal stretches of slope +1 or -1."""
@@ -167,12 +105,53 @@ def _runs(sources: np.ndarray, first_position: int) -> list[Piece]:
     return pieces
 
 
-def fold_pieces(mode: str, n: int, pads_begin: int, out_size: int) -> list[Piece]:
+def period_pieces(mode: str, n: int) -> tuple[Piece, ...]:
+    """The pieces that fold one whole period (offsets ``[0, period)``) onto ``[0, n)``.
+
+    The static fold of a pad spanning several periods, and the dynamic fold of a
+    traced one, both sum the cotangent period by period first and then fold that one
+    period with these pieces.
+    """
+    return tuple(_runs(source_index(mode, n, np.arange(period(mode, n))), 0))
+
+
+def _one_run(mode: str, n, region_start: int, region_stop: int, start: int):
+    """The single piece of a padding region that the index map reads as one run
+    (no turn of a mirror, no second wrap), or None if it does not.
+
+    Closed-form in ``n``, so that a symbolic axis size works wherever its
+    constraints decide the comparisons.
+    """
+    length = region_stop - region_start
+    stop = start + length
+    kind = "reverse" if mode in ("reflect", "symmetric") and length > 1 else "copy"
+    if region_stop <= 0:  # before the axis
+        if mode == "reflect" and region_start >= 1 - n:
+            return Piece(1 - region_stop, 1 - region_start, start, stop, kind)
+        if mode == "symmetric" and region_start >= -n:
+            return Piece(-region_stop, -region_start, start, stop, kind)
+        if mode == "wrap" and region_start >= -n:
+            return Piece(region_start + n, region_stop + n, start, stop, kind)
+        return None
+    if mode == "reflect" and region_stop <= 2 * n - 1:
+        return Piece(2 * n - 1 - region_stop, 2 * n - 1 - region_start, start, stop, kind)
+    if mode == "symmetric" and region_stop <= 2 * n:
+        return Piece(2 * n - region_stop, 2 * n - region_start, start, stop, kind)
+    if mode == "wrap" and region_stop <= 2 * n:
+        return Piece(region_start - n, region_stop - n, start, stop, kind)
+    return None
+
+
+def fold_pieces(mode: str, n, pads_begin: int, out_size) -> list[Piece]:
     """The pieces whose sum is the transpose of padding one axis (interior 0).
 
     The direct copy (``direct=True``) comes first when there is one. Each padding
     region becomes at most three pieces, or one ``"period"`` piece when it spans more
-    than a period, so the number of ops in the fold never grows with the pad width.
+    than a period, so the number of pieces never grows with the pad width.
+
+    ``n`` and ``out_size`` may be symbolic (``jax.export``) when each padding region
+    is read as one run (a pad shorter than the axis); the comparisons then raise
+    ``jax.errors.InconclusiveDimensionOperation`` unless the constraints decide them.
     """
     first = -pads_begin  # source offset of output position 0
     last = first + out_size
@@ -180,7 +159,7 @@ def fold_pieces(mode: str, n: int, pads_begin: int, out_size: int) -> list[Piece
     lo, hi = min(max(first, 0), n), max(min(last, n), 0)
     if hi > lo:
         pieces.append(Piece(lo, hi, lo - first, hi - first, "copy", direct=True))
-    if mode == "constant" or n == 0:
+    if mode == "constant" or (isinstance(n, int) and n == 0):
         return pieces
     mode = effective_mode(mode, n)
     regions = [(first, min(0, last)), (max(n, first), last)]
@@ -192,16 +171,43 @@ def fold_pieces(mode: str, n: int, pads_begin: int, out_size: int) -> list[Piece
             src = 0 if region_stop <= 0 else n - 1
             pieces.append(Piece(src, src + 1, start, stop, "sum"))
             continue
+        try:
+            run = _one_run(mode, n, region_start, region_stop, start)
+        except InconclusiveDimensionOperation:
+            raise SymbolicPadError(mode, n, region_start, region_stop) from None
+        if run is not None:
+            pieces.append(run)
+            continue
+        if not isinstance(n, (int, np.integer)):
+            raise SymbolicPadError(mode, n, region_start, region_stop)
         p = period(mode, n)
         if region_stop - region_start <= p:
             offsets = np.arange(region_start, region_stop)
             pieces.extend(_runs(source_index(mode, n, offsets), start))
             continue
-        inner = _runs(source_index(mode, n, np.arange(p)), 0)
         pieces.append(
-            Piece(0, n, start, stop, "period", period=p, phase=region_start % p, inner=tuple(inner))
+            Piece(
+                0,
+                n,
+                start,
+                stop,
+                "period",
+                period=p,
+                phase=region_start % p,
+                inner=period_pieces(mode, n),
+            )
         )
     return pieces
+
+
+class SymbolicPadError(ValueError):
+    """A pad on a symbolic axis that the index map does not read as one run."""
+
+    def __init__(self, mode, n, region_start, region_stop):
+        length = region_stop - region_start
+        need = {"reflect": length + 1}.get(mode, length)
+        self.constraint = f"{n} >= {need}"
+        super().__init__(f"a {mode} pad of {length} reads it as one run only if {self.constraint}")
 
 
 def interior_range(pieces: list[Piece], n: int) -> tuple[int, int]:

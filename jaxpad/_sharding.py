@@ -17,7 +17,6 @@ from functools import partial
 
 import jax
 from jax import lax
-from jax.interpreters import mlir
 from jax.sharding import PartitionSpec
 
 
@@ -100,13 +99,6 @@ def match_sharding(value, aval):
     if jax.typeof(value).sharding.spec == spec:
         return value
     return jax.sharding.reshard(value, spec)
-
-
-def lower_in_auto_axes(lowering, ctx, *args, **params):
-    """A lowering rule: ``lowering`` through ``mlir.lower_fun``, under ``with_auto_axes``."""
-    return mlir.lower_fun(with_auto_axes(lowering, ctx), multiple_results=False)(
-        ctx, *args, **params
-    )
 
 
 def _varying_axes(value) -> frozenset:

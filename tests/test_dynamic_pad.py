@@ -98,7 +98,7 @@ def test_mixed_static_and_traced_entries():
     (pad_eqn,) = [
         e for e in jax.make_jaxpr(fn)(1).jaxpr.eqns if e.primitive is jaxpad.dynamic_pad_p
     ]
-    # Static entries are reduced to the equivalent pad: -1 modulo wrap's period 4.
+    # Static entries are reduced to an equivalent pad: wrap by -1 on an axis of 4 is 3.
     assert pad_eqn.params["static_pads"] == (0, None, 3)
     fn = jax.jit(fn)
     for shift in (-4, 0, 2, 9):

@@ -106,3 +106,86 @@ def test_export_for_cpu_cuda_and_tpu_at_once():
     assert exported.platforms == ("cpu", "cuda", "tpu")
     restored = export.deserialize(exported.serialize())
     np.testing.assert_array_equal(restored.call(x), numpy_pad(x, [1, 2], [3, 0], "symmetric"))
+
+
+def test_pad_gradient_dynamic_pad_and_broadcast_export_without_custom_calls():
+    # Three platforms in one module: jaxpad must lower to plain StableHLO on each
+    # (its CPU rule and its default rule), never to a custom call.
+    def f(x, shift):
+        padded = jaxpad.pad(x, [1, 2], [3, 0], "reflect")
+        moved = jaxpad.dynamic_pad(padded, jnp.stack([shift, -shift]), (7, 6), "wrap")
+        return jaxpad.broadcast(moved, (2, 7, 6))
+
+    def grad(x, shift):
+        return jax.grad(lambda x: (f(x, shift) ** 2).sum())(x)
+
+    x = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    shift = np.int32(2)
+    for fn in (f, grad):
+        exported = export.export(jax.jit(fn), platforms=("cpu", "cuda", "tpu"))(x, shift)
+        text = exported.mlir_module()
+        assert "stablehlo.custom_call" not in text and "stablehlo.case" in text
+        np.testing.assert_allclose(exported.call(x, shift), fn(x, shift), rtol=1e-6)
+
+
+_SPATIAL = export.symbolic_shape("b, h, w, c", constraints=["h >= 8", "w >= 8"])
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("begin,end", [((2, 1), (3, 2)), ((-1, 4), (2, -3))])
+def test_symbolic_padded_axes_under_constraints(mode, begin, end):
+    # jnp.pad exports with symbolic spatial sizes; so does jaxpad whenever the
+    # constraints decide what its lowering needs (here: pads shorter than the axis).
+    pads_begin, pads_end = (0, *begin, 0), (0, *end, 0)
+    spec = jax.ShapeDtypeStruct(_SPATIAL, jnp.float32)
+
+    def f(x):
+        return jaxpad.pad(x, pads_begin, pads_end, mode)
+
+    def loss_grad(x):
+        return jax.grad(lambda x: (f(x) ** 2).sum())(x)
+
+    exported = export.export(jax.jit(f))(spec)
+    exported_grad = export.export(jax.jit(loss_grad))(spec)
+    for shape in ((1, 8, 9, 2), (2, 11, 8, 1)):
+        x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+        np.testing.assert_array_equal(exported.call(x), numpy_pad(x, pads_begin, pads_end, mode))
+        np.testing.assert_allclose(exported_grad.call(x), loss_grad(x), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "symmetric", "wrap"])
+def test_symbolic_padded_axis_the_constraints_do_not_decide(mode):
+    # A pad of 10 on an axis known only to be >= 8 may turn at a mirror or wrap more
+    # than once: the lowering cannot be planned, and the error says what to add.
+    need = 11 if mode == "reflect" else 10
+    spec = jax.ShapeDtypeStruct(_SPATIAL, jnp.float32)
+    with pytest.raises(ValueError, match=rf"jaxpad.pad: axis 1 .*'h >= {need}'"):
+        export.export(jax.jit(lambda x: jaxpad.pad(x, [0, 10, 0, 0], [0, 0, 0, 0], mode)))(spec)
+    constrained = export.symbolic_shape("b, h, w, c", constraints=[f"h >= {need}"])
+    exported = export.export(jax.jit(lambda x: jaxpad.pad(x, [0, 10, 0, 0], [0, 0, 0, 0], mode)))(
+        jax.ShapeDtypeStruct(constrained, jnp.float32)
+    )
+    x = np.random.default_rng(0).standard_normal((1, need, 3, 1)).astype(np.float32)
+    np.testing.assert_array_equal(exported.call(x), numpy_pad(x, [0, 10, 0, 0], [0, 0, 0, 0], mode))
+
+
+def test_symbolic_crop_the_constraints_do_not_bound_names_the_constraint():
+    spec = jax.ShapeDtypeStruct(_SPATIAL, jnp.float32)
+    with pytest.raises(
+        ValueError, match=r"jaxpad.pad: the output size h - 18 on axis 1 .*'h - 18 >= 0'"
+    ):
+        export.export(jax.jit(lambda x: jaxpad.pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap")))(spec)
+    # With that, the planner still cannot tell whether the crop of 20 leaves any of h.
+    bounded = export.symbolic_shape("b, h, w, c", constraints=["h - 18 >= 0"])
+    with pytest.raises(ValueError, match=r"jaxpad.pad: axis 1 .*'h >= 21'"):
+        export.export(jax.jit(lambda x: jaxpad.pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap")))(
+            jax.ShapeDtypeStruct(bounded, jnp.float32)
+        )
+    constrained = export.symbolic_shape("b, h, w, c", constraints=["h >= 21"])
+    exported = export.export(
+        jax.jit(lambda x: jaxpad.pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap"))
+    )(jax.ShapeDtypeStruct(constrained, jnp.float32))
+    x = np.random.default_rng(0).standard_normal((1, 23, 2, 1)).astype(np.float32)
+    np.testing.assert_array_equal(
+        exported.call(x), numpy_pad(x, [0, -20, 0, 0], [0, 2, 0, 0], "wrap")
+    )

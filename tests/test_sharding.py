@@ -11,7 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_sharded_checks_pass_on_eight_devices():
-    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8")
+    # The checks read compiled XLA:CPU programs: CPU devices whatever the default backend.
+    env = dict(
+        os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8", JAX_PLATFORMS="cpu"
+    )
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
         + ["tests/sharded_checks.py"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import platform
 import subprocess
@@ -13,10 +12,9 @@ import jax
 import jax.numpy as jnp
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-_spec = importlib.util.spec_from_file_location("_timing", BENCHMARKS / "_timing.py")
-_timing = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_timing)
+from benchmarks import _timing
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.skipif(platform.system() != "Linux", reason="glibc's malloc settings")
@@ -24,8 +22,8 @@ def test_pin_allocator_reexecutes_with_glibc_settings(tmp_path):
     script = tmp_path / "pinned.py"
     script.write_text(
         "import sys\n"
-        f"sys.path.insert(0, {str(BENCHMARKS)!r})\n"
-        "import _timing\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from benchmarks import _timing\n"
         "print('before', _timing.allocator(), flush=True)\n"
         "_timing.pin_allocator(sys.argv)\n"
         "print('after', _timing.allocator(), sys.argv[1:])\n"
@@ -54,3 +52,27 @@ def test_interleaved_stats_gives_seconds_and_page_faults_per_call():
         assert 0 < seconds < 1 and faults >= 0
     medians = _timing.interleaved_medians(candidates, args, rounds=3, warmup=1, calls=2)
     assert set(medians) == set(candidates)
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="glibc's malloc settings")
+def test_pin_allocator_restarts_a_module_as_that_module():
+    # python -m benchmarks.x must restart as a module, or its package imports break.
+    env = {k: v for k, v in os.environ.items() if k not in _timing.PINNED_MALLOC}
+    code = (
+        "import sys; from benchmarks import _timing; _timing.pin_allocator(sys.argv); "
+        "print(_timing.allocator(), sys.argv[1:])"
+    )
+    module = ROOT / "benchmarks" / "_probe_pin.py"
+    module.write_text(code + "\n")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "benchmarks._probe_pin", "--flag"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        module.unlink()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "pinned ['--flag']"

@@ -1,0 +1,149 @@
+"""jaxpad.pad on random configurations, against jnp.pad and constant-mode lax.pad.
+
+    python -m benchmarks.sweep [--quick] [--rounds 7] [--out sweep.json]
+
+``benchmarks.cases.sweep_configs`` draws the configurations from a fixed seed: every
+non-constant mode with small pads, pads of half the axis, pads spanning several
+periods, one-sided and negative pads; ranks 1-4; 1-16 MiB float32 inputs with short
+and long axes anywhere. For each, six jitted programs are timed in interleaved
+rounds in this process (malloc pinned, ``benchmarks/_timing.py``): jaxpad, jnp.pad
+and constant-mode lax.pad, forward and VJP. jnp.pad has no negative pads, so where a
+configuration crops, jnp.pad gets the cropped array and the positive pads (what a
+user would write). Prints every row, the distribution of the ratios (median, p90,
+max) and the five worst configurations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+import jaxpad
+from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
+from benchmarks.cases import SWEEP_COUNT, SWEEP_COUNT_QUICK, SWEEP_SEED, sweep_configs
+
+
+def _programs(config):
+    begin, end, mode = config.begin, config.end, config.mode
+    crop = tuple(slice(max(-b, 0), n - max(-e, 0)) for n, b, e in zip(config.shape, begin, end))
+
+    def ours(x):
+        return jaxpad.pad(x, begin, end, mode)
+
+    def theirs(x):
+        return jnp.pad(x[crop], [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)], mode)
+
+    def constant(x):
+        return lax.pad(x, np.float32(0), [(b, e, 0) for b, e in zip(begin, end)])
+
+    return {"jaxpad": ours, "jnp.pad": theirs, "lax.pad constant": constant}
+
+
+def measure(config, rounds, calls):
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.standard_normal(config.shape, np.float32))
+    out_shape = tuple(n + b + e for n, b, e in zip(config.shape, config.begin, config.end))
+    ct = jnp.asarray(rng.standard_normal(out_shape, np.float32))
+    programs = _programs(config)
+    if not any(b < 0 or e < 0 for b, e in zip(config.begin, config.end)):
+        np.testing.assert_allclose(
+            jax.jit(programs["jaxpad"])(x), jax.jit(programs["jnp.pad"])(x), rtol=0, atol=0
+        )
+    timed, args = {}, {}
+    for name, fn in programs.items():
+        timed[(name, "fwd")] = jax.jit(fn)
+        args[(name, "fwd")] = (x,)
+        timed[(name, "vjp")] = jax.jit(lambda x, ct, fn=fn: jax.vjp(fn, x)[1](ct)[0])
+        args[(name, "vjp")] = (x, ct)
+    medians = interleaved_medians(timed, args, rounds=rounds, warmup=2, calls=calls)
+    row = {"config": config.describe(), "mode": config.mode, "kind": config.kind}
+    for way in ("fwd", "vjp"):
+        ours = medians[("jaxpad", way)]
+        row[f"{way}_ms"] = 1e3 * ours
+        row[f"{way}_over_jnp"] = ours / medians[("jnp.pad", way)]
+        row[f"{way}_over_constant"] = ours / medians[("lax.pad constant", way)]
+    return row
+
+
+RATIOS = ("fwd_over_jnp", "vjp_over_jnp", "fwd_over_constant", "vjp_over_constant")
+
+
+def summary(rows):
+    """Median, p90 and max of each ratio over the configurations."""
+    return {
+        key: {
+            "median": float(np.median([r[key] for r in rows])),
+            "p90": float(np.percentile([r[key] for r in rows], 90)),
+            "max": float(np.max([r[key] for r in rows])),
+        }
+        for key in RATIOS
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"{SWEEP_COUNT_QUICK} configurations")
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--only", type=int, nargs="*", help="configuration indices to run")
+    parser.add_argument("--out", default=None, help="write the rows as JSON here")
+    parser.add_argument("--system-malloc", action="store_true")
+    args = parser.parse_args()
+    if not args.system_malloc:
+        pin_allocator(sys.argv)
+    configs = sweep_configs(SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED)
+    indices = args.only if args.only else range(len(configs))
+    rounds = args.rounds or (5 if args.quick else 7)
+    print(f"# sweep: {machine()}, malloc {allocator()}, {load()} at start")
+    print(f"# medians of {rounds} interleaved rounds, 2 calls each, seed {SWEEP_SEED}")
+    print(
+        "| # | configuration | fwd ms | fwd / jnp.pad | fwd / constant | VJP ms "
+        "| VJP / jnp.pad | VJP / constant |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    start, rows = time.perf_counter(), []
+    for i in indices:
+        row = {"index": i, **measure(configs[i], rounds, calls=2)}
+        rows.append(row)
+        print(
+            f"| {i} | {row['config']} | {row['fwd_ms']:.2f} | {row['fwd_over_jnp']:.2f} | "
+            f"{row['fwd_over_constant']:.2f} | {row['vjp_ms']:.2f} | "
+            f"{row['vjp_over_jnp']:.2f} | {row['vjp_over_constant']:.2f} |",
+            flush=True,
+        )
+    stats = summary(rows)
+    print(f"\n# {load()} at the end, {time.perf_counter() - start:.0f} s")
+    print("| ratio | median | p90 | max |")
+    print("|---|---|---|---|")
+    for key, values in stats.items():
+        print(f"| {key} | {values['median']:.2f} | {values['p90']:.2f} | {values['max']:.2f} |")
+    worst = sorted(rows, key=lambda r: -max(r["fwd_over_jnp"], r["vjp_over_jnp"]))[:5]
+    print("\nfive worst against jnp.pad (max of forward and VJP):")
+    for row in worst:
+        print(
+            f"  #{row['index']} {row['config']}: fwd {row['fwd_over_jnp']:.2f}x, "
+            f"VJP {row['vjp_over_jnp']:.2f}x jnp.pad"
+        )
+    worst = sorted(rows, key=lambda r: -max(r["fwd_over_constant"], r["vjp_over_constant"]))[:5]
+    print("five worst against constant-mode lax.pad:")
+    for row in worst:
+        print(
+            f"  #{row['index']} {row['config']}: fwd {row['fwd_over_constant']:.2f}x, "
+            f"VJP {row['vjp_over_constant']:.2f}x"
+        )
+    if args.out:
+        result = {"machine": machine(), "malloc": allocator(), "rounds": rounds, "rows": rows}
+        result["summary"] = stats
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+        print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,989 @@
+"""Every XLA graph that jaxpad's primitives lower to, and the planner that picks it.
+
+The layer reads in one direction: public function (``_pad.py``, ``_dynamic_pad.py``)
+-> primitive rules (same modules) -> a *plan* here -> one form here. The pieces come
+from ``_index_maps`` (pure NumPy): per axis, which output range folds onto which
+source range, and how (copy, mirror, edge run, whole periods).
+
+The planner (``plan_pad``, ``plan_fold``, ``plan_dynamic_fold``) looks only at static
+shapes, pads and the target, and returns a small frozen dataclass naming the form and
+its parameters before any op is built, so the choice is testable without compiling
+(tests/test_lowering.py). Nothing is built and then abandoned.
+
+Platforms. ``register_lowering`` registers two rules per primitive:
+
+- ``platform="cpu"``: the forms tuned on XLA:CPU (tables in docs/performance.md).
+- every other platform (GPU, TPU): one simple default, untuned because no GPU or TPU
+  was at hand to measure: the forward is one gather through per-axis index tables,
+  the fold one concatenate of boxes. Both are single elementwise loops over the
+  result, the shape XLA's GPU and TPU emitters fuse into one kernel with their
+  consumers; the CPU forms exist to avoid XLA:CPU costs (in-graph index tables,
+  single-threaded in-place updates) that those backends do not share.
+
+Symbolic sizes (``jax.export``) on a padded axis and programs partitioned over
+several devices take the slice-and-concatenate forms on every platform: they need
+no index table the size of the axis, and XLA's SPMD partitioner turns slices along a
+sharded axis into halo exchanges where it would all-gather a gather's operand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.interpreters import mlir
+
+from jaxpad._gather import broadcast_table, gather_tables
+from jaxpad._index_maps import (
+    Piece,
+    SymbolicPadError,
+    effective_mode,
+    fold_pieces,
+    interior_range,
+    period,
+    period_pieces,
+    source_index,
+)
+from jaxpad._sharding import is_partitioned, with_auto_axes
+
+# Tuning constants. Each names the table in docs/performance.md that set it.
+
+# Index tables up to this many entries per axis are baked into the program as
+# constants; longer axes compute theirs in-graph so the executable stays small
+# (docs/performance.md, "Forms the planner picks", long axes).
+_MAX_STATIC_TABLE = 1 << 16
+
+# The forward writes the bands around the copy of x in place (single-threaded
+# kernels) while they are at most this share of the output; wider pads use the
+# multi-threaded gather (docs/performance.md, "Forms the planner picks").
+_MAX_BAND_SHARE = 0.25
+
+# Edge runs up to this wide, and pads up to this many periods long, are summed by
+# unrolled adds that fuse into the consumer; longer ones by one reduction, so the
+# op count stays flat in the pad width (docs/performance.md, "Compile time").
+_MAX_UNROLLED_SUM = 8
+
+# The fused-sum fold: at most this many piece combinations, over unpadded trailing
+# rows of at least _MIN_FUSED_ROW elements (docs/performance.md, "Forms the planner
+# picks", fold of leading axes: with 3 channels it measured 2x slower).
+_MAX_FUSED_COMBINATIONS = 16
+_MIN_FUSED_ROW = 32
+
+# Past these counts the fold takes a group of axes at a time, keeping the program
+# small for inputs padded on every axis (docs/performance.md, "Compile time").
+_MAX_FOLD_BOXES = 64
+_MAX_FOLD_COMBINATIONS = 32
+
+# A fold that includes the last axis uses band updates from this axis length on:
+# below it the concatenate of boxes was faster, above it 2-3x slower
+# (docs/performance.md, "Forms the planner picks", long last axis).
+_MIN_UPDATED_ROW = 128
+
+# Dynamic fold: a periodic axis whose output spans at most this many periods reads
+# each source's few output positions directly; longer outputs are first summed
+# period by period (docs/performance.md, "dynamic_pad").
+_MAX_CANDIDATE_PERIODS = 2
+
+# Dynamic fold: axes with at most this many (source, output position) pairs are
+# folded densely by masks (docs/performance.md, "dynamic_pad": without it 8x).
+_MAX_DENSE_FOLD = 64
+
+_HALF_FLOATS = (np.dtype(jnp.float16), np.dtype(jnp.bfloat16))
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What the lowering is for: the platform (None: any other than CPU) and whether
+    XLA partitions the program over several devices."""
+
+    platform: str | None = "cpu"
+    partitioned: bool = False
+
+
+# Plans ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class PadPlan:
+    """How a static pad lowers.
+
+    ``form``:
+      - ``"lax_pad"``: constant mode, ``lax.pad``.
+      - ``"zeros"``: an empty output.
+      - ``"gather"``: one gather through per-axis index tables; ``in_graph`` names
+        the axes whose table is computed in the program (longer than
+        ``_MAX_STATIC_TABLE``).
+      - ``"concatenate"``: axis by axis, a concatenate of the slices each output
+        range reads (pads spanning periods tile one period).
+      - ``"pad_then_update"``: ``lax.pad`` places ``x``, then each padded axis's
+        bands are written in place (thin bands, or a long axis).
+    ``partitioned``: edge bands of the concatenate are padded into place and
+    summed, which the SPMD partitioner moves as halos.
+    """
+
+    form: str
+    pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
+    in_graph: tuple[int, ...] = ()
+    partitioned: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class FoldPlan:
+    """How a static fold (the pad's transpose) lowers.
+
+    ``form``:
+      - ``"crop"``: constant mode: undo the exterior pads, skip interior values.
+      - ``"zeros"``: nothing reaches the result.
+      - ``"one_sum"``: every piece combination of a group padded into place and
+        summed: one fused loop.
+      - ``"boxes"``: one concatenate of boxes per group (``fold_as_concatenate``).
+      - ``"bands"``: a slice plus in-place band updates per group (``fold_axes``).
+    ``groups`` lists the axes folded together, in order; ``accumulate`` is the dtype
+    the sums run in (float32 for float16 and bfloat16, as XLA's reductions do).
+    """
+
+    form: str
+    pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
+    groups: tuple[tuple[int, ...], ...] = ()
+    accumulate: np.dtype | None = None
+
+    def pieces_of(self, axes):
+        table = dict(self.pieces)
+        return {axis: list(table[axis]) for axis in axes}
+
+
+@dataclasses.dataclass(frozen=True)
+class AxisFold:
+    """The dynamic fold of one axis with traced pads: ``form`` is ``"dense"`` (masks
+    over every pair), ``"sum"`` (an axis of one element), ``"constant"``, ``"edge"``,
+    ``"candidates"`` (a few reads per source) or ``"periods"`` (summed period by
+    period, then folded as the static period piece). ``guarded``: skipped at run
+    time when every pad is 0; ``barrier``: materialised before the next axis."""
+
+    d: int
+    axis: int
+    form: str
+    guarded: bool = False
+    barrier: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class DynamicFoldPlan:
+    static: FoldPlan | None
+    axes: tuple[AxisFold, ...]
+    accumulate: np.dtype | None = None
+
+
+def _accumulate_dtype(dtype):
+    return np.dtype(jnp.float32) if np.dtype(dtype) in _HALF_FLOATS else None
+
+
+def _is_static(size) -> bool:
+    return isinstance(size, (int, np.integer))
+
+
+def axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes):
+    """``fold_pieces`` of each axis, with a symbolic axis's failure explained."""
+    pieces = {}
+    for axis in axes:
+        try:
+            pieces[axis] = tuple(fold_pieces(mode, shape[axis], pads_begin[axis], out_shape[axis]))
+        except SymbolicPadError as error:
+            raise ValueError(
+                f"{fn_name}: axis {axis} has the symbolic size {shape[axis]}, and {error}; "
+                f"add the constraint '{error.constraint}' to jax.export.symbolic_shape, "
+                "or give that axis a concrete size."
+            ) from None
+        except jax.errors.InconclusiveDimensionOperation as error:
+            raise ValueError(
+                f"{fn_name}: axis {axis} of size {shape[axis]} is symbolic and its pad "
+                f"({pads_begin[axis]} before, output size {out_shape[axis]}) cannot be "
+                f"planned ({str(error).splitlines()[0]}). Add a constraint on "
+                f"{shape[axis]} (such as "
+                f"'{shape[axis]} >= {abs(pads_begin[axis]) + 1}') to "
+                "jax.export.symbolic_shape, or give that axis a concrete size."
+            ) from None
+    return pieces
+
+
+def _padded_axes(shape, out_shape, pads_begin):
+    return [a for a in range(len(shape)) if pads_begin[a] or out_shape[a] != shape[a]]
+
+
+def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
+    """The form of a static pad of an array of ``shape`` into ``out_shape``."""
+    if mode == "constant":
+        return PadPlan("lax_pad")
+    if any(size == 0 for size in out_shape):
+        return PadPlan("zeros")
+    axes = _padded_axes(shape, out_shape, pads_begin)
+    pieces = axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes)
+    symbolic = not all(_is_static(shape[a]) and _is_static(out_shape[a]) for a in axes)
+    as_tuple = tuple(pieces.items())
+    if symbolic or target.partitioned:
+        return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
+    in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
+    if target.platform == "cpu":
+        if _thin_bands(shape, out_shape, axes):
+            # lax.pad's one copy plus thin bands written in place: as fast as the
+            # gather alone, and inside a larger program its consumer reads plain
+            # loads where a fused gather recomputes indices per read (5-9x slower in
+            # a stencil).
+            return PadPlan("pad_then_update", as_tuple)
+        if len(axes) == 1:
+            # Wide pads of one axis: one multi-threaded loop of slices, mirrors and
+            # tiled periods, as jnp.pad's for one period and no index table.
+            return PadPlan("concatenate", as_tuple)
+    return PadPlan("gather", as_tuple, in_graph=in_graph)
+
+
+def _thin_bands(shape, out_shape, axes) -> bool:
+    """Whether the output outside the copy of ``x`` (the bands that the in-place
+    updates write, one thread each) is at most ``_MAX_BAND_SHARE`` of it. Only the
+    padded ``axes`` count (the others, possibly symbolic, scale both alike)."""
+    inner = math.prod(min(shape[a], out_shape[a]) for a in axes)
+    total = math.prod(out_shape[a] for a in axes)
+    return total - inner <= _MAX_BAND_SHARE * total
+
+
+def plan_fold(
+    operand_shape, t_shape, pads_begin, pads_end, mode, dtype, target=Target(), fn_name="jaxpad.pad"
+):
+    """The form of the transpose of a static pad: cotangent ``t_shape`` onto ``operand_shape``."""
+    if mode == "constant":
+        return FoldPlan("crop")
+    if any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape):
+        return FoldPlan("zeros")
+    axes = [a for a in range(len(t_shape)) if pads_begin[a] or pads_end[a]]
+    pieces = axis_pieces(fn_name, mode, operand_shape, t_shape, pads_begin, axes)
+    return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
+
+
+def _plan_static_fold(pieces, operand_shape, accumulate, target):
+    as_tuple = tuple(pieces.items())
+    if not pieces:
+        return FoldPlan("one_sum", (), (), accumulate)
+    symbolic = not all(_is_static(operand_shape[a]) for a in pieces)
+    if symbolic or target.partitioned:
+        # One axis at a time, each piece padded into place: slices and pads along a
+        # sharded axis partition into collective-permutes, where dynamic_update_slice
+        # would gather; with symbolic sizes they need no static box arithmetic.
+        groups = tuple((axis,) for axis in pieces)
+        return FoldPlan("one_sum", as_tuple, groups, accumulate)
+    if target.platform == "cpu" and _fuses_as_one_sum(pieces, operand_shape):
+        return FoldPlan("one_sum", as_tuple, (tuple(pieces),), accumulate)
+    form, limit, size = "boxes", _MAX_FOLD_BOXES, _box_count
+    last = len(operand_shape) - 1
+    if target.platform == "cpu" and last in pieces and operand_shape[-1] >= _MIN_UPDATED_ROW:
+        form, limit, size = "bands", _MAX_FOLD_COMBINATIONS, _combination_count
+    groups, group = [], {}
+    for axis, axis_pieces_ in sorted(pieces.items(), key=lambda item: -len(item[1])):
+        if group and size({**group, axis: axis_pieces_}, operand_shape) > limit:
+            groups.append(tuple(group))
+            group = {}
+        group[axis] = axis_pieces_
+    groups.append(tuple(group))
+    return FoldPlan(form, as_tuple, tuple(groups), accumulate)
+
+
+def _fuses_as_one_sum(pieces, shape) -> bool:
+    """Whether the fused sum is the faster fold: only copies and mirrors (edge sums
+    and period folds are reductions), few combinations, and unpadded trailing axes
+    of at least _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long
+    and run without branches."""
+    row = 1
+    for axis in reversed(range(len(shape))):
+        if axis in pieces:
+            break
+        row *= shape[axis]
+    if not _is_static(row):  # a symbolic (exported) trailing axis: not known to be long
+        return False
+    return (
+        row >= _MIN_FUSED_ROW
+        and all(p.kind in ("copy", "reverse") for axis in pieces.values() for p in axis)
+        and math.prod(len(axis) for axis in pieces.values()) <= _MAX_FUSED_COMBINATIONS
+    )
+
+
+def _segments(axis_pieces, n):
+    """Cuts ``[0, n)`` where any piece's source range starts or stops: within a
+    segment, the same pieces reach every element."""
+    cuts = {0, n}
+    for piece in axis_pieces:
+        cuts.update((piece.src_start, piece.src_stop))
+    cuts = sorted(cuts)
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
+def _box_count(pieces, operand_shape):
+    return math.prod(len(_segments(p, operand_shape[axis])) for axis, p in pieces.items())
+
+
+def _combination_count(pieces, operand_shape):
+    del operand_shape
+    return math.prod(len(p) for p in pieces.values())
+
+
+def folds_densely(n: int, size: int) -> bool:
+    """Whether a traced-pad axis of ``n`` sources and ``size`` positions is folded by
+    masks over every (source, position) pair."""
+    return n * size <= _MAX_DENSE_FOLD
+
+
+def plan_dynamic_fold(operand_shape, t_shape, static_pads, num_batch, mode, dtype, target=Target()):
+    """The form of the transpose of ``dynamic_pad``: static axes as the static fold,
+    then each traced axis by gathers, short (dense) axes first."""
+    active = active_axes(operand_shape, t_shape, static_pads, num_batch)
+    static_axes = [(d, axis) for d, axis in active if static_pads[d] is not None]
+    accumulate = None if mode == "constant" else _accumulate_dtype(dtype)
+    static = None
+    if static_axes and mode != "constant":
+        pieces = {
+            axis: tuple(fold_pieces(mode, operand_shape[axis], static_pads[d], t_shape[axis]))
+            for d, axis in static_axes
+        }
+        static = _plan_static_fold(pieces, operand_shape, None, target)
+    dynamic = [(d, axis) for d, axis in active if static_pads[d] is None]
+    # Short axes first: their dense fold reads a few neighbours per element, and
+    # fused after a gather it would redo the gather for each of them.
+    dynamic.sort(key=lambda item: not folds_densely(operand_shape[item[1]], t_shape[item[1]]))
+    plans = []
+    for position, (d, axis) in enumerate(dynamic):
+        n, size = operand_shape[axis], t_shape[axis]
+        axis_mode = effective_mode(mode, n)
+        if axis_mode != "constant" and n == 1:
+            form = "sum"
+        elif folds_densely(n, size):
+            form = "dense"
+        elif axis_mode in ("constant", "edge"):
+            form = axis_mode
+        elif -(-size // period(axis_mode, n)) <= _MAX_CANDIDATE_PERIODS:
+            form = "candidates"
+        else:
+            form = "periods"
+        # A traced pad that is 0 for every example (a channel axis, say) leaves a
+        # short axis as it is: skip its fold at run time. On longer axes a
+        # conditional costs more than it saves.
+        guarded = n == size and folds_densely(n, size)
+        # Fused into the next axis's gathers, this axis's gathers would be redone
+        # for each of that axis's reads; materialising is cheaper
+        # (docs/performance.md, "dynamic_pad").
+        barrier = not guarded and position + 1 < len(dynamic)
+        plans.append(AxisFold(d, axis, form, guarded, barrier))
+    return DynamicFoldPlan(static, tuple(plans), accumulate)
+
+
+# Registration ---------------------------------------------------------------------
+
+
+def register_lowering(prim, lowering, *, per_platform=True, auto_axes=True):
+    """Registers ``lowering`` (a function of the operands and params) as ``prim``'s
+    lowering through ``mlir.lower_fun``.
+
+    With ``per_platform`` the lowering also receives ``target=Target(...)``: one rule
+    for CPU and one for every other platform. ``auto_axes`` runs it with a mesh's
+    Explicit axes switched to Auto (``_sharding.with_auto_axes``).
+    """
+
+    def rule(ctx, *args, platform=None, **params):
+        fn = lowering
+        if per_platform:
+            fn = partial(lowering, target=Target(platform, is_partitioned(ctx)))
+        if auto_axes:
+            fn = with_auto_axes(fn, ctx)
+        return mlir.lower_fun(fn, multiple_results=False)(ctx, *args, **params)
+
+    mlir.register_lowering(prim, rule)
+    if per_platform:
+        mlir.register_lowering(prim, partial(rule, platform="cpu"), platform="cpu")
+
+
+# Static pad -----------------------------------------------------------------------
+
+
+def pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
+    if mode == "constant":
+        return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
+    # Interior padding needs mode="constant" (the shape rule checks it).
+    out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
+    plan = plan_pad(x.shape, out_shape, pads_begin, mode, target)
+    return build_pad(plan, x, out_shape, pads_begin, mode)
+
+
+def build_pad(plan: PadPlan, x, out_shape, pads_begin, mode):
+    """The forward graph of ``plan`` (any form but ``"lax_pad"``)."""
+    if plan.form == "zeros":
+        return jnp.zeros(out_shape, x.dtype)
+    if plan.form == "gather":
+        return gather_padded(x, out_shape, pads_begin, mode, in_graph=plan.in_graph)
+    if plan.form == "pad_then_update":
+        return pad_then_update(x, plan.pieces, out_shape, pads_begin)
+    if plan.form == "concatenate":
+        return concatenate_padded(x, plan, out_shape, pads_begin, mode)
+    raise AssertionError(plan)
+
+
+def gather_padded(x, out_shape, pads_begin, mode, in_graph=()):
+    """One gather that reads every output element from its source.
+
+    A single gather with per-axis index tables is as fast as ``lax.pad`` on CPU,
+    where ``jnp.pad``'s slice/concatenate chains copy the array once per axis.
+    """
+    tables = {}
+    for axis in range(x.ndim):
+        n, size = x.shape[axis], out_shape[axis]
+        if not pads_begin[axis] and size == n:
+            continue
+        if axis in in_graph:
+            offsets = lax.iota(jnp.int32, size) - pads_begin[axis]
+            tables[axis] = source_index(mode, n, offsets, xp=jnp)
+        else:
+            tables[axis] = source_index(mode, n, np.arange(size) - pads_begin[axis])
+    return gather_tables(x, tables)
+
+
+def pad_then_update(x, pieces, out_shape, pads_begin):
+    """``lax.pad`` places ``x`` (one copy, as constant mode), then each padded axis's
+    bands are written in place.
+
+    The bands of axis ``k`` span the direct range of the axes before it and the whole
+    output along the axes after it; each is computed from ``x`` alone (the band's
+    slice of ``x`` padded along the later axes by slices and concatenates, cheap on
+    a thin band), never from the partly written output, which would make XLA copy
+    it again. Inside a larger program the padded array is materialised once and its
+    consumer reads it with plain loads, where a fused gather recomputes its indices
+    for every read.
+    """
+    config = [(0, 0, 0)] * x.ndim
+    direct = {}
+    for axis, axis_pieces in pieces:
+        n, size = x.shape[axis], out_shape[axis]
+        config[axis] = (pads_begin[axis], size - n - pads_begin[axis], 0)
+        first = next((p for p in axis_pieces if p.direct), None)
+        direct[axis] = (first.src_start, first.src_stop) if first else (0, 0)
+    out = lax.pad(x, np.zeros((), x.dtype), config)
+    for k, (axis, axis_pieces) in enumerate(pieces):
+        later = pieces[k + 1 :]
+        for piece in axis_pieces:
+            if piece.direct:
+                continue
+            band = x
+            starts = [0] * x.ndim
+            for earlier, _ in pieces[:k]:
+                lo, hi = direct[earlier]
+                band = lax.slice_in_dim(band, lo, hi, axis=earlier)
+                starts[earlier] = lo + pads_begin[earlier]
+            band = piece_values(band, piece, axis)
+            starts[axis] = piece.start
+            for later_axis, later_pieces in later:
+                parts = [
+                    piece_values(band, p, later_axis)
+                    for p in sorted(later_pieces, key=lambda p: p.start)
+                ]
+                band = lax.concatenate(parts, later_axis) if len(parts) > 1 else parts[0]
+            out = lax.dynamic_update_slice(out, band, starts)
+    return out
+
+
+def piece_values(x, piece, axis: int):
+    """What ``piece`` writes into the output along ``axis``: its source slice of ``x``,
+    mirrored (reflect, symmetric) or stretched (edge) to the piece's length; for a
+    pad spanning periods, one period of the pattern tiled and cut to the piece (a
+    broadcast and a reshape, so the op count does not grow with the pad)."""
+    if piece.kind == "period":
+        inner = sorted(piece.inner, key=lambda p: p.start)
+        length = piece.stop - piece.start
+        reps = -(-(piece.phase + length) // piece.period)
+        if reps <= _MAX_UNROLLED_SUM:
+            # A few periods: their runs cut to the piece and concatenated, one copy
+            # as jnp.pad's; a tiled block was materialised first (4-6x jnp.pad).
+            parts = []
+            for rep in range(reps):
+                for run in inner:
+                    lo = max(rep * piece.period + run.start - piece.phase, 0)
+                    hi = min(rep * piece.period + run.stop - piece.phase, length)
+                    if hi > lo:
+                        values = piece_values(x, run, axis)
+                        offset = rep * piece.period + run.start - piece.phase
+                        parts.append(lax.slice_in_dim(values, lo - offset, hi - offset, axis=axis))
+            return lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+        parts = [piece_values(x, p, axis) for p in inner]
+        block = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+        shape = list(block.shape)
+        tiled_shape = shape[:axis] + [reps] + shape[axis:]
+        dims = tuple(d for d in range(len(tiled_shape)) if d != axis)
+        tiled = lax.broadcast_in_dim(block, tiled_shape, dims)
+        shape[axis] = reps * piece.period
+        tiled = tiled.reshape(shape)
+        return lax.slice_in_dim(tiled, piece.phase, piece.phase + length, axis=axis)
+    part = lax.slice_in_dim(x, piece.src_start, piece.src_stop, axis=axis)
+    if piece.kind == "reverse":
+        return lax.rev(part, (axis,))
+    if piece.kind == "sum":
+        shape = list(part.shape)
+        shape[axis] = piece.stop - piece.start
+        return jnp.broadcast_to(part, shape)
+    return part
+
+
+def concatenate_padded(x, plan, out_shape, pads_begin, mode):
+    """Pads axis by axis with a concatenate of the pieces each output range reads.
+
+    One pass per padded axis, multi-threaded, no index table. For programs
+    partitioned over several devices XLA's SPMD partitioner turns the slices and the
+    concatenate along a sharded axis into collective-permutes of the bands that
+    cross a shard boundary, where it would all-gather the operand of a gather. Pads
+    spanning periods tile one period (``piece_values``), so the op count stays flat
+    in the pad width.
+    """
+    for axis, pieces in plan.pieces:
+        pieces = sorted(pieces, key=lambda p: p.start)
+        if mode == "edge" and plan.partitioned:
+            x = _edge_by_pads(x, axis, pieces, out_shape[axis])
+            continue
+        parts = [piece_values(x, piece, axis) for piece in pieces]
+        x = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+    return x
+
+
+def _edge_by_pads(x, axis, pieces, size):
+    """Edge padding of one axis as a sum of padded parts.
+
+    A concatenate with the broadcast edge rows makes the partitioner all-gather the
+    operand; padding each part into place moves only the rows near the edges.
+    """
+    total = None
+    for piece in pieces:
+        part = piece_values(x, piece, axis)
+        config = [(0, 0, 0)] * x.ndim
+        config[axis] = (piece.start, size - piece.stop, 0)
+        part = lax.pad(part, np.zeros((), x.dtype), config)
+        total = part if total is None else total + part
+    return total
+
+
+# Static fold ----------------------------------------------------------------------
+
+
+def fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, target):
+    plan = plan_fold(operand_shape, t.shape, pads_begin, pads_end, mode, t.dtype, target)
+    if plan.form == "crop":
+        # Undo the exterior padding, then skip the interior pad values.
+        unpadded = lax.pad(
+            t, np.zeros((), t.dtype), [(-lo, -hi, 0) for lo, hi in zip(pads_begin, pads_end)]
+        )
+        return lax.slice(unpadded, (0,) * t.ndim, unpadded.shape, tuple(r + 1 for r in interior))
+    return build_fold(plan, t, operand_shape)
+
+
+def build_fold(plan: FoldPlan, t, operand_shape):
+    """The fold graph of ``plan`` (any form but ``"crop"``)."""
+    if plan.form == "zeros":
+        return jnp.zeros(operand_shape, t.dtype)
+    dtype = t.dtype
+    if plan.accumulate is not None:
+        t = t.astype(plan.accumulate)
+    fold = {"one_sum": fold_as_one_sum, "boxes": fold_as_concatenate, "bands": fold_axes}
+    for group in plan.groups:
+        t = fold[plan.form](t, plan.pieces_of(group), operand_shape)
+    return t.astype(dtype)
+
+
+def extract(piece: Piece, t, axis: int):
+    """The cotangent ``t``'s contribution to ``[src_start, src_stop)`` along ``axis``."""
+    part = lax.slice_in_dim(t, piece.start, piece.stop, axis=axis)
+    if piece.kind == "copy":
+        return part
+    if piece.kind == "reverse":
+        return lax.rev(part, (axis,))
+    if piece.kind == "sum":
+        length = piece.stop - piece.start
+        if length > _MAX_UNROLLED_SUM:
+            return part.sum(axis=axis, keepdims=True)
+        # A few adds fuse into the consumer; a reduction is a kernel of its own.
+        total = lax.slice_in_dim(part, 0, 1, axis=axis)
+        for i in range(1, length):
+            total = total + lax.slice_in_dim(part, i, i + 1, axis=axis)
+        return total
+    # "period": sum whole periods first, so that the op count does not grow with
+    # the pad, then fold that one period.
+    length = piece.stop - piece.start
+    reps = -(-(piece.phase + length) // piece.period)
+    if reps <= _MAX_UNROLLED_SUM:
+        # As for edge: a few adds of shifted slices fuse into the consumer. Padding
+        # to whole periods made XLA write the padded copy out (twice the pad's
+        # size), and the reduction over a middle axis ran as a kernel of its own.
+        # Where source 0 of each period lies in ``part``; the first and last
+        # periods are cut off by the ends of the region.
+        firsts = [rep * piece.period - piece.phase for rep in range(reps)]
+        windows = [
+            lax.slice_in_dim(part, max(first, 0), min(first + piece.period, length), axis=axis)
+            for first in firsts
+        ]
+        starts = [max(first, 0) - first for first in firsts]
+        one_period = _accumulate(windows, starts, piece.period, axis)
+    else:
+        config = [(0, 0, 0)] * t.ndim
+        config[axis] = (piece.phase, reps * piece.period - piece.phase - length, 0)
+        part = lax.pad(part, np.zeros((), part.dtype), config)
+        shape = list(part.shape)
+        shape[axis : axis + 1] = [reps, piece.period]
+        one_period = part.reshape(shape).sum(axis=axis)
+    return fold_one_period(one_period, piece.inner, piece.src_stop - piece.src_start, axis)
+
+
+def fold_one_period(phases, inner, n, axis):
+    """Folds ``phases`` (the cotangent summed by offset modulo the period, along
+    ``axis``) onto the ``n`` sources with the pieces ``inner`` (``period_pieces``).
+    Shared by the static period piece and the traced-pad fold."""
+    return _accumulate(
+        [extract(piece, phases, axis) for piece in inner],
+        [piece.src_start for piece in inner],
+        n,
+        axis,
+    )
+
+
+def _accumulate(values, starts, size, axis):
+    total = None
+    for value, start in zip(values, starts):
+        config = [(0, 0, 0)] * value.ndim
+        config[axis] = (start, size - start - value.shape[axis], 0)
+        value = lax.pad(value, np.zeros((), value.dtype), config)
+        total = value if total is None else total + value
+    return total
+
+
+def fold_as_one_sum(t, pieces, operand_shape):
+    """The fold as one fused sum: every combination of per-axis pieces, padded into
+    place. XLA emits a single loop over the result, split across threads, where
+    fold_axes writes its bands with single-threaded in-place updates."""
+    axes = list(pieces)
+    total = None
+    for combination in itertools.product(*(pieces[axis] for axis in axes)):
+        part = _placed(t, axes, combination, operand_shape)
+        total = part if total is None else total + part
+    return total if total is not None else t
+
+
+def fold_as_concatenate(t, pieces, operand_shape):
+    """The fold as one concatenate of boxes.
+
+    The result is cut along each folded axis into ``_segments``; each box (one
+    segment per axis) is the sum of the slices of ``t`` that land in it, and a nested
+    concatenate puts the boxes together. XLA emits it as one loop over the result,
+    split across threads, with the box choice hoisted out of the inner rows: it runs
+    at the speed of the plain copy. Band updates in place take one kernel each, and
+    a sum of padded pieces tests every piece for every element, which is slow for
+    short rows and for edge's summed bands.
+    """
+    axes = list(pieces)
+    combinations = list(itertools.product(*(pieces[axis] for axis in axes)))
+    box = [(0, size) for size in t.shape]
+    for axis in axes:
+        box[axis] = (0, operand_shape[axis])
+
+    def concatenated(k):
+        if k == len(axes):
+            value = _box_value(t, axes, combinations, box)
+            if value is None:  # no piece reaches it (a crop): zeros
+                return jnp.zeros([hi - lo for lo, hi in box], t.dtype)
+            return value
+        axis, whole = axes[k], box[axes[k]]
+        parts = []
+        for segment in _segments(pieces[axis], operand_shape[axis]):
+            box[axis] = segment
+            parts.append(concatenated(k + 1))
+        box[axis] = whole
+        return lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+
+    return concatenated(0)
+
+
+def _box_value(t, axes, combinations, box):
+    """The sum over piece combinations of the slices of ``t`` that land in ``box``
+    (one ``(lo, hi)`` source range per axis of ``t``), or None if none does."""
+    total = None
+    for combination in combinations:
+        ranges = [
+            (max(lo, p.src_start), min(hi, p.src_stop))
+            for (lo, hi), p in zip((box[a] for a in axes), combination)
+        ]
+        if any(hi <= lo for lo, hi in ranges):
+            continue
+        part = t
+        for axis, piece in zip(axes, combination):
+            part = extract(piece, part, axis)
+        starts, limits, config = [0] * t.ndim, list(part.shape), [(0, 0, 0)] * t.ndim
+        for axis, piece, (lo, hi) in zip(axes, combination, ranges):
+            starts[axis], limits[axis] = lo - piece.src_start, hi - piece.src_start
+            config[axis] = (lo - box[axis][0], box[axis][1] - hi, 0)
+        part = lax.slice(part, starts, limits)
+        if any(config_lo or config_hi for config_lo, config_hi, _ in config):
+            part = lax.pad(part, np.zeros((), t.dtype), config)
+        total = part if total is None else total + part
+    return total
+
+
+def fold_axes(t, pieces, operand_shape):
+    """Folds the axes in ``pieces`` at once.
+
+    The interior, which only the direct copy reaches, is one slice of ``t``. Around
+    it, each padded axis contributes two thin bands (slabs); each slab's value sums
+    the slices of every piece combination that lands in it and is written with
+    dynamic_update_slice. Every slab is computed from ``t`` alone: an update that read
+    the partly written result would make XLA copy the whole array again.
+    """
+    axes = list(pieces)
+    result_shape = list(t.shape)
+    for axis in axes:
+        result_shape[axis] = operand_shape[axis]
+    combinations = list(itertools.product(*(pieces[axis] for axis in axes)))
+
+    full = [(0, size) for size in result_shape]
+    direct = [pieces[axis][0] for axis in axes]
+    if all(piece.direct for piece in direct):
+        result = _placed(t, axes, direct, result_shape)
+    else:
+        result = jnp.zeros(result_shape, t.dtype)
+    interiors = {axis: interior_range(pieces[axis], result_shape[axis]) for axis in axes}
+    for k, axis in enumerate(axes):
+        inner_lo, inner_hi = interiors[axis]
+        if inner_hi <= inner_lo:
+            inner_lo = inner_hi = result_shape[axis]
+        for band in ((0, inner_lo), (inner_hi, result_shape[axis])):
+            if band[1] <= band[0]:
+                continue
+            box = list(full)
+            for earlier in axes[:k]:
+                box[earlier] = interiors[earlier]
+            box[axis] = band
+            if any(hi <= lo for lo, hi in box):
+                continue
+            value = _box_value(t, axes, combinations, box)
+            if value is not None:
+                result = lax.dynamic_update_slice(result, value, [lo for lo, _ in box])
+    return result
+
+
+def _placed(t, axes, combination, operand_shape):
+    """The cotangent's contribution through one piece per axis, padded into its place
+    in an array of the operand's size along those axes."""
+    config = [(0, 0, 0)] * t.ndim
+    for axis, piece in zip(axes, combination):
+        t = extract(piece, t, axis)
+        config[axis] = (piece.src_start, operand_shape[axis] - piece.src_stop, 0)
+    return lax.pad(t, np.zeros((), t.dtype), config)
+
+
+# Dynamic pad ----------------------------------------------------------------------
+
+
+def normalized_pads(pads_begin, mode, n, size):
+    """``reduced_pad`` for traced pads of any integer dtype, as int32.
+
+    The arithmetic runs in a dtype that holds the pads and the bounds: small dtypes
+    are widened first (an int8 pad compared with an axis of 224, or taken modulo a
+    period of 446, would overflow in its own dtype), and unsigned dtypes wider than
+    the default integer keep their own, in which the bounds fit.
+    """
+    mode = effective_mode(mode, n)
+    wide = jax.dtypes.canonicalize_dtype(np.int64)
+    have, fits = np.iinfo(pads_begin.dtype), np.iinfo(wide)
+    if fits.min <= have.min and have.max <= fits.max:
+        pads_begin = pads_begin.astype(wide)
+    if mode in ("constant", "edge") or n == 0:
+        reduced = jnp.minimum(pads_begin, size)
+        if have.min < 0:
+            reduced = jnp.maximum(reduced, -n)
+    else:
+        reduced = jnp.remainder(pads_begin, period(mode, n))
+    return reduced.astype(jnp.int32)
+
+
+def _axis_offsets(pads_begin, static_pads, d, n, size, mode):
+    """Offsets ``i - pads_begin`` of one axis: a NumPy table, or one per example."""
+    if static_pads[d] is not None:
+        return np.arange(size) - static_pads[d]
+    pads = normalized_pads(pads_begin[..., d], mode, n, size)
+    return lax.iota(jnp.int32, size) - pads[..., None]
+
+
+def active_axes(x_shape, shape, static_pads, num_batch):
+    """The non-batch axes that pad, leaving out those with a static 0 and no resize."""
+    return [
+        (d, num_batch + d)
+        for d, pad in enumerate(static_pads)
+        if not (pad == 0 and shape[num_batch + d] == x_shape[num_batch + d])
+    ]
+
+
+def copied_mask(pads_begin, x_shape, shape, static_pads):
+    """True where constant mode copies from x (False at pad values), of ``shape``."""
+    num_batch = pads_begin.ndim - 1
+    mask = jnp.ones(shape, bool)
+    for d, axis in active_axes(x_shape, shape, static_pads, num_batch):
+        offsets = _axis_offsets(pads_begin, static_pads, d, x_shape[axis], shape[axis], "constant")
+        inside = (offsets >= 0) & (offsets < x_shape[axis])
+        mask = mask & broadcast_table(inside, shape, axis, num_batch)
+    return mask
+
+
+def dynamic_pad_lowering(x, pad_value, pads_begin, *, shape, mode, static_pads, target):
+    """One gather whose leading axes are gather batching dimensions (one small table
+    per example and axis), on every platform."""
+    del target
+    num_batch = pads_begin.ndim - 1
+    if math.prod(shape) == 0:
+        return jnp.zeros(shape, x.dtype)
+    values = lax.broadcast_in_dim(pad_value, shape, tuple(range(pad_value.ndim)))
+    if x.size == 0:
+        return values
+    tables = {}
+    for d, axis in active_axes(x.shape, shape, static_pads, num_batch):
+        n = x.shape[axis]
+        offsets = _axis_offsets(pads_begin, static_pads, d, n, shape[axis], mode)
+        if mode == "constant":
+            tables[axis] = jnp.clip(offsets, 0, n - 1)
+        else:
+            tables[axis] = source_index(mode, n, offsets, xp=jnp)
+    out = gather_tables(x, tables, num_batch)
+    if mode == "constant" and tables:
+        out = lax.select(copied_mask(pads_begin, x.shape, shape, static_pads), out, values)
+    return out
+
+
+def dynamic_fold_lowering(t, pads_begin, *, operand_shape, mode, static_pads, target):
+    """Sums each output cotangent back onto its source element: static axes by the
+    static fold, traced ones one axis at a time by gathers (every source reads the
+    few output positions that map onto it). No scatter."""
+    num_batch = pads_begin.ndim - 1
+    if math.prod(operand_shape) == 0 or t.size == 0:
+        return jnp.zeros(operand_shape, t.dtype)
+    plan = plan_dynamic_fold(operand_shape, t.shape, static_pads, num_batch, mode, t.dtype, target)
+    dtype = t.dtype
+    if plan.accumulate is not None:
+        t = t.astype(plan.accumulate)
+    if mode == "constant":
+        # Crop back to the source window; positions outside x read zeros.
+        config = [(0, 0, 0)] * t.ndim
+        for d, axis in active_axes(operand_shape, t.shape, static_pads, num_batch):
+            if static_pads[d] is not None:
+                end = t.shape[axis] - operand_shape[axis] - static_pads[d]
+                config[axis] = (-static_pads[d], -end, 0)
+        t = lax.pad(t, np.zeros((), t.dtype), config)
+    elif plan.static is not None:
+        t = build_fold(plan.static, t, operand_shape)
+    for axis_plan in plan.axes:
+        n = operand_shape[axis_plan.axis]
+        pads = normalized_pads(pads_begin[..., axis_plan.d], mode, n, t.shape[axis_plan.axis])
+        fold = partial(_fold_axis, plan=axis_plan, n=n, mode=mode, num_batch=num_batch)
+        if axis_plan.guarded:
+            t = lax.cond(jnp.all(pads == 0), lambda t, pads: t, fold, t, pads)
+        else:
+            t = fold(t, pads)
+        if axis_plan.barrier:
+            t = lax.optimization_barrier(t)
+    return t.astype(dtype)
+
+
+def _fold_axis(t, pads, *, plan: AxisFold, n, mode, num_batch):
+    """Folds one axis with traced, normalized ``pads`` (one per example) onto ``n``."""
+    axis = plan.axis
+    size = t.shape[axis]
+    out_shape = t.shape[:axis] + (n,) + t.shape[axis + 1 :]
+    mode = effective_mode(mode, n)
+    if plan.form == "sum":
+        return t.sum(axis=axis, keepdims=True)
+    pads = pads[..., None]
+    if plan.form == "dense":
+        return _fold_axis_dense(t, axis, pads, n, mode, num_batch)
+    sources = lax.iota(jnp.int32, n)
+
+    def read(positions, valid):
+        """``t`` at output ``positions`` along the axis, zero where not ``valid``."""
+        part = gather_tables(t, {axis: jnp.clip(positions, 0, size - 1)}, num_batch)
+        valid = broadcast_table(valid, out_shape, axis, num_batch)
+        return lax.select(valid, part, jnp.zeros_like(part))
+
+    def at_sources(mask):
+        return broadcast_table(mask, out_shape, axis, num_batch)
+
+    if plan.form == "constant":
+        positions = sources + pads
+        return read(positions, (positions >= 0) & (positions < size))
+    if plan.form == "edge":
+        # Each end source takes every position at or beyond it: one masked sum each.
+        positions = sources + pads
+        inner = (sources > 0) & (sources < n - 1) & (positions >= 0) & (positions < size)
+        offsets = broadcast_table(lax.iota(jnp.int32, size) - pads, t.shape, axis, num_batch)
+        zeros = jnp.zeros_like(t)
+        low = lax.select(offsets <= 0, t, zeros).sum(axis=axis, keepdims=True)
+        high = lax.select(offsets >= n - 1, t, zeros).sum(axis=axis, keepdims=True)
+        total = read(positions, inner)
+        total = total + jnp.where(at_sources(sources == 0), low, 0)
+        return total + jnp.where(at_sources(sources == n - 1), high, 0)
+    p = period(mode, n)
+    if plan.form == "candidates":
+        # Source j is read at the output positions whose offset is j or its mirror
+        # modulo p: at most `reps` of each, at computable places.
+        reps = -(-size // p)
+        classes = [(sources, sources >= 0)]
+        if mode == "reflect":
+            classes.append((p - sources, (sources > 0) & (sources < n - 1)))
+        elif mode == "symmetric":
+            classes.append((p - 1 - sources, sources >= 0))
+        total = None
+        for residue, usable in classes:
+            first = jnp.remainder(residue + pads, p)
+            for rep in range(reps):
+                positions = first + rep * p
+                part = read(positions, usable & (positions < size))
+                total = part if total is None else total + part
+        return total
+    # "periods": sum all positions of equal phase (offset mod p) into one period
+    # through one shifted read, then fold that period as the static fold does.
+    length = -(-(size + p - 1) // p) * p
+    shift = jnp.remainder(-pads, p)
+    positions = lax.iota(jnp.int32, length) - shift
+    period_shape = t.shape[:axis] + (length,) + t.shape[axis + 1 :]
+    part = gather_tables(t, {axis: jnp.clip(positions, 0, size - 1)}, num_batch)
+    valid = broadcast_table((positions >= 0) & (positions < size), period_shape, axis, num_batch)
+    part = lax.select(valid, part, jnp.zeros_like(part))
+    split = t.shape[:axis] + (length // p, p) + t.shape[axis + 1 :]
+    phases = part.reshape(split).sum(axis=axis)
+    return fold_one_period(phases, period_pieces(mode, n), n, axis)
+
+
+def _fold_axis_dense(t, axis, pads, n, mode, num_batch):
+    """Short axes: each source sums the positions that map onto it, by masks.
+
+    A gather along a short minor axis moves a handful of bytes per index; comparing
+    every (source, position) pair with static slices is cheaper and fuses into one
+    loop.
+    """
+    size = t.shape[axis]
+    offsets = lax.iota(jnp.int32, size) - pads
+    if mode == "constant":
+        mapped = jnp.where((offsets >= 0) & (offsets < n), offsets, -1)
+    else:
+        mapped = source_index(mode, n, offsets, xp=jnp)
+    column_shape = t.shape[:axis] + (1,) + t.shape[axis + 1 :]
+    columns = [lax.slice_in_dim(t, i, i + 1, axis=axis) for i in range(size)]
+    zeros = jnp.zeros(column_shape, t.dtype)
+    folded = []
+    for source in range(n):
+        total = zeros
+        for i, column in enumerate(columns):
+            hit = lax.slice_in_dim(mapped, i, i + 1, axis=-1) == source
+            total = total + lax.select(
+                broadcast_table(hit, column_shape, axis, num_batch), column, zeros
+            )
+        folded.append(total)
+    return lax.concatenate(folded, axis)

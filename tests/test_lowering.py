@@ -1,0 +1,276 @@
+"""Tests for jaxpad/_lowering.py: the planner's choices, each form's values, and a few
+compiled CPU programs (only where the backend is CPU)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import export
+
+import jaxpad
+from jaxpad import _lowering
+from jaxpad._lowering import Target, plan_dynamic_fold, plan_fold, plan_pad
+from tests.cases import NON_CONSTANT
+from tests.oracles import numpy_pad
+
+CPU = Target("cpu")
+OTHER = Target(None)
+PARTITIONED = Target("cpu", partitioned=True)
+
+cpu_only = pytest.mark.skipif(
+    jax.default_backend() != "cpu", reason="asserts on a compiled XLA:CPU program"
+)
+
+
+def _vjp_pair(shape, begin, end, mode, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape).astype(np.float32)
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    ct = rng.standard_normal(out_shape).astype(np.float32)
+    ours = jax.jit(jax.vjp(lambda x: jaxpad.pad(x, begin, end, mode), x)[1])
+    theirs = jax.vjp(lambda x: jnp.pad(x, list(zip(begin, end)), mode), x)[1]
+    return ours, theirs, ct
+
+
+# The forward planner ----------------------------------------------------------------
+
+
+def test_constant_mode_is_lax_pad_everywhere():
+    for target in (CPU, OTHER, PARTITIONED):
+        assert plan_pad((4, 5), (6, 9), (1, 2), "constant", target).form == "lax_pad"
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_cpu_thin_pads_are_placed_then_updated(mode):
+    # A pad of 1 around a field (a stencil's halo): lax.pad plus band updates, which
+    # a consumer reads with plain loads (a fused gather was 5-9x slower there).
+    plan = plan_pad((512, 512), (514, 514), (1, 1), mode, CPU)
+    assert plan.form == "pad_then_update"
+    assert [axis for axis, _ in plan.pieces] == [0, 1]
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_cpu_wide_or_periodic_pads_gather(mode):
+    # Half the axis on each side: bands are most of the output, and the in-place
+    # updates run on one thread each. One padded axis: one concatenate; two: the
+    # gather (one pass where concatenates take one per axis).
+    assert plan_pad((64, 64), (128, 64), (32, 0), mode, CPU).form == "concatenate"
+    assert plan_pad((64, 64), (128, 128), (32, 32), mode, CPU).form == "gather"
+    # Several periods on two axes: the gather (one pass where concatenates take one
+    # per axis); on one axis, one concatenate that tiles a period.
+    assert plan_pad((4, 6, 512), (40, 42, 512), (18, 18, 0), mode, CPU).form == "gather"
+    assert plan_pad((4, 512), (40, 512), (18, 0), mode, CPU).form == "concatenate"
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+@pytest.mark.parametrize(
+    "shape,begin,end",
+    [
+        ((6, 7, 5), (1, -2, 2), (2, 1, -1)),
+        ((9, 4), (-1, 3), (2, -1)),
+        ((3, 8, 2), (0, 1, 1), (0, 0, 1)),
+        ((3, 5), (13, 2), (9, 11)),  # several periods
+        ((4, 3), (-1, 8), (7, -2)),
+    ],
+)
+def test_pad_then_update_equals_the_gather(mode, shape, begin, end):
+    # The three forward forms built directly, on several padded axes, with crops and
+    # pads spanning periods: the same values as numpy.pad.
+    x = jnp.asarray(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    gather = plan_pad(shape, out_shape, begin, mode, OTHER)
+    update = _lowering.PadPlan("pad_then_update", gather.pieces)
+    concat = _lowering.PadPlan("concatenate", gather.pieces)
+    expected = _lowering.build_pad(gather, x, out_shape, begin, mode)
+    np.testing.assert_array_equal(expected, numpy_pad(np.asarray(x), begin, end, mode))
+    for plan in (update, concat):
+        np.testing.assert_array_equal(
+            _lowering.build_pad(plan, x, out_shape, begin, mode), expected
+        )
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_other_platforms_get_one_gather(mode):
+    plan = plan_pad((4, 70_000), (6, 70_004), (1, 2), mode, OTHER)
+    assert plan.form == "gather" and plan.in_graph == (1,)
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_partitioned_programs_concatenate(mode):
+    plan = plan_pad((4, 8), (6, 8), (1, 0), mode, PARTITIONED)
+    assert plan.form == "concatenate" and plan.partitioned
+    # Pads spanning periods tile one period: still slices and concatenates.
+    assert plan_pad((4, 8), (30, 8), (13, 0), mode, PARTITIONED).form == "concatenate"
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+@pytest.mark.parametrize("begin,end", [(1024, 1024), (-3, 70_000), (70_001, 2)])
+def test_one_long_axis_pads_without_a_gather(mode, begin, end):
+    # Past 65536 entries a gather would build its index table in-graph (2.4-2.9x
+    # lax.pad): thin pads are lax.pad plus in-place bands, wide ones (half the axis,
+    # several periods) one concatenate that tiles a period.
+    n = 70_000
+    plan = plan_pad((n,), (n + begin + end,), (begin,), mode, CPU)
+    assert plan.form == ("pad_then_update" if begin == end == 1024 else "concatenate")
+    x = np.arange(n, dtype=np.float32) % 997
+    f = jax.jit(lambda x: jaxpad.pad(x, [begin], [end], mode))
+    np.testing.assert_array_equal(f(x), numpy_pad(x, [begin], [end], mode))
+
+
+# The fold planner --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+@pytest.mark.parametrize("channels", [32, 3])
+def test_fold_of_leading_axes_is_one_fused_sum_or_one_concatenate(mode, channels):
+    # Copies and mirrors over long rows: one fused sum; edge, or short rows (with 3
+    # channels the fused sum measured 2x slower): one concatenate of boxes.
+    shape, begin, end = (2, 9, 7, channels), [0, 3, 1, 0], [0, 2, 2, 0]
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    plan = plan_fold(shape, out_shape, begin, end, mode, np.float32, CPU)
+    fused_sum = mode != "edge" and channels >= _lowering._MIN_FUSED_ROW
+    assert plan.form == ("one_sum" if fused_sum else "boxes")
+    assert plan.groups == ((1, 2),)
+    ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+@pytest.mark.parametrize("last", [40, _lowering._MIN_UPDATED_ROW])
+def test_fold_of_a_long_last_axis_updates_bands_in_place(mode, last):
+    # Along a long last axis a concatenate chooses its operand per element (2-4x
+    # slower than the copy); the fold is a slice plus in-place band updates instead.
+    shape, begin, end = (5, last), [2, 3], [2, 2]
+    plan = plan_fold(shape, (9, last + 5), begin, end, mode, np.float32, CPU)
+    assert plan.form == ("bands" if last >= _lowering._MIN_UPDATED_ROW else "boxes")
+    # Every other platform: the concatenate of boxes.
+    assert plan_fold(shape, (9, last + 5), begin, end, mode, np.float32, OTHER).form == "boxes"
+    ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_fold_with_many_boxes_folds_a_group_of_axes_at_a_time():
+    # Reflect by 2 on four axes of 6 cuts each into 5 segments: 625 boxes in one
+    # concatenate; the planner makes groups of at most _MAX_FOLD_BOXES boxes.
+    shape, pads = (6, 6, 6, 6, 4), [2, 2, 2, 2, 0]
+    out_shape = (10, 10, 10, 10, 4)
+    plan = plan_fold(shape, out_shape, pads, pads, "reflect", np.float32, CPU)
+    assert plan.form == "boxes"
+    assert sorted(a for group in plan.groups for a in group) == [0, 1, 2, 3]
+    assert all(
+        _lowering._box_count(plan.pieces_of(group), shape) <= _lowering._MAX_FOLD_BOXES
+        for group in plan.groups
+    )
+    assert len(plan.groups) > 1
+    ours, theirs, ct = _vjp_pair(shape, pads, pads, "reflect")
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_partitioned_fold_is_one_axis_at_a_time():
+    plan = plan_fold(
+        (4, 8, 8), (4, 10, 12), (0, 1, 2), (0, 1, 2), "reflect", np.float32, PARTITIONED
+    )
+    assert plan.form == "one_sum" and plan.groups == ((1,), (2,))
+
+
+@pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16])
+def test_half_float_folds_accumulate_in_float32(dtype):
+    plan = plan_fold((64,), (96,), (16,), (16,), "edge", dtype, CPU)
+    assert plan.accumulate == np.float32
+    assert plan_fold((64,), (96,), (16,), (16,), "edge", np.float32, CPU).accumulate is None
+
+
+def test_float16_edge_gradient_is_as_accurate_as_jnp_pad():
+    # 200 cotangents of 0.1 summed onto each edge element: float16 sums that round at
+    # every step drift; XLA's reductions (jnp.pad's VJP) accumulate in float32.
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 16)).astype(np.float16)
+    ct = (0.1 + 0.01 * rng.standard_normal((8, 416))).astype(np.float16)
+    exact = jax.vjp(lambda x: jnp.pad(x, ((0, 0), (200, 200)), "edge"), x.astype(np.float64))[1](
+        ct.astype(np.float64)
+    )[0]
+    ours = jax.vjp(lambda x: jaxpad.pad(x, [0, 200], [0, 200], "edge"), x)[1](ct)[0]
+    theirs = jax.vjp(lambda x: jnp.pad(x, ((0, 0), (200, 200)), "edge"), x)[1](ct)[0]
+    assert ours.dtype == np.float16
+    our_error = np.abs(np.asarray(ours, np.float64) - exact).max()
+    their_error = np.abs(np.asarray(theirs, np.float64) - exact).max()
+    assert our_error <= their_error * 1.01 + 1e-6
+
+
+# The dynamic fold planner ------------------------------------------------------------
+
+
+def test_dynamic_fold_plans_short_axes_first_and_guards_them():
+    # (64, 64, 3) per image, all three pads traced: the channel axis (3 x 3 pairs) is
+    # dense and skipped at run time when its pads are 0; the spatial axes are read by
+    # gathers, with a barrier between them.
+    plan = plan_dynamic_fold(
+        (8, 64, 64, 3), (8, 64, 64, 3), (None, None, None), 1, "reflect", np.float32, CPU
+    )
+    assert plan.static is None
+    assert [(a.axis, a.form, a.guarded, a.barrier) for a in plan.axes] == [
+        (3, "dense", True, False),
+        (1, "candidates", False, True),
+        (2, "candidates", False, False),
+    ]
+
+
+@pytest.mark.parametrize(
+    "mode,form", [("wrap", "periods"), ("edge", "edge"), ("constant", "constant")]
+)
+def test_dynamic_fold_forms_of_long_outputs(mode, form):
+    plan = plan_dynamic_fold((20,), (100,), (None,), 0, mode, np.float32, CPU)
+    assert [a.form for a in plan.axes] == [form]
+
+
+def test_dynamic_fold_static_axes_use_the_static_planner():
+    plan = plan_dynamic_fold((4, 64, 40), (4, 68, 40), (2, None), 1, "symmetric", np.float32, CPU)
+    assert plan.static.form == "one_sum" and plan.static.groups == ((1,),)
+    assert [a.axis for a in plan.axes] == [2]
+
+
+def test_traced_periods_fold_equals_the_static_fold():
+    # The traced pad's "periods" form and the static period piece share the fold of
+    # one period; both must agree with jnp.pad's VJP.
+    x = np.random.default_rng(0).standard_normal((3, 5)).astype(np.float32)
+    ct = np.random.default_rng(1).standard_normal((3, 40)).astype(np.float32)
+    for mode in NON_CONSTANT:
+        theirs = jax.vjp(lambda x: jnp.pad(x, ((0, 0), (17, 18)), mode), x)[1](ct)[0]
+
+        def dyn(x, shift):
+            return jaxpad.dynamic_pad(x, (0, shift), (3, 40), mode)
+
+        got = jax.jit(lambda shift: jax.vjp(lambda x: dyn(x, shift), x)[1](ct)[0])(17)
+        np.testing.assert_allclose(got, theirs, rtol=1e-5, atol=1e-5)
+
+
+# Symbolic sizes -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_symbolic_padded_axes_plan_slices(mode):
+    _, h, w, _ = export.symbolic_shape("b, h, w, c", constraints=["h >= 8", "w >= 8"])
+    plan = plan_pad((2, h, w, 3), (2, h + 4, w + 2, 3), (0, 2, 1, 0), mode, CPU)
+    assert plan.form == "concatenate"
+    plan = plan_fold(
+        (2, h, w, 3), (2, h + 4, w + 2, 3), (0, 2, 1, 0), (0, 2, 1, 0), mode, np.float32, CPU
+    )
+    assert plan.form == "one_sum" and plan.groups == ((1,), (2,))
+
+
+def test_symbolic_axis_too_short_to_decide_names_the_constraint():
+    _, h, _, _ = export.symbolic_shape("b, h, w, c", constraints=["h >= 8"])
+    with pytest.raises(ValueError, match=r"jaxpad.pad: axis 1 .* 'h >= 11'"):
+        plan_pad((2, h, 8, 3), (2, h + 20, 8, 3), (0, 10, 0, 0), "reflect", CPU)
+
+
+# Compiled CPU programs ------------------------------------------------------------------
+
+
+@cpu_only
+def test_cpu_fold_of_leading_axes_compiles_to_one_kernel():
+    ours, _, ct = _vjp_pair((2, 9, 7, 32), [0, 3, 1, 0], [0, 2, 2, 0], "reflect")
+    entry = ours.lower(ct).compile().as_text().split("ENTRY")[1]
+    assert entry.count(" fusion(") == 1 and "dynamic-update-slice" not in entry
