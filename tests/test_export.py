@@ -281,22 +281,35 @@ def test_convs_export_with_a_symbolic_batch(policy, pad_mode, stride, layout):
             np.testing.assert_allclose(exported.call(x), fn(x), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="PaddingPolicy takes int spatial sizes only (in_shape must be ints)",
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda x: nn.avg_pool(x, (1, 3, 3, 1), (1, 2, 2, 1), policies.torch(1)),
+        lambda x: nn.max_pool(x, (1, 3, 3, 1), (1, 2, 2, 1), policies.tensorflow("SAME")),
+        lambda x: nn.conv(
+            x, jnp.ones((3, 3, 3, 2)), 1, policies.flax("SAME"), dimension_numbers=_NHWC
+        ),
+        lambda x: nn.conv_transpose(
+            x, jnp.ones((3, 3, 3, 2)), 2, policies.jax("SAME"), dimension_numbers=_NHWC
+        ),
+    ],
+    ids=["avg_pool", "max_pool", "conv", "conv_transpose"],
 )
-def test_window_ops_with_symbolic_spatial_sizes():
+def test_window_ops_reject_symbolic_spatial_sizes_by_name(op):
+    # Policies compute pads from concrete sizes (PaddingPolicy takes ints): the error
+    # names the op, the axis and what to do, not the policy's int check.
     spec = jax.ShapeDtypeStruct(
         export.symbolic_shape("b, h, w, 3", constraints=["h >= 8", "w >= 8"]), jnp.float32
     )
+    with pytest.raises(
+        ValueError,
+        match=r"jaxpad.nn.\w+: axis 1 of x.shape=\(b, h, w, 3\) is \w+ and has the "
+        r"symbolic size h",
+    ):
+        export.export(jax.jit(op))(spec)
 
-    def f(x):
-        return nn.avg_pool(x, (1, 3, 3, 1), (1, 2, 2, 1), policies.torch(1))
 
-    exported = export.export(jax.jit(f))(spec)
-    x = np.random.default_rng(0).standard_normal((2, 9, 10, 3)).astype(np.float32)
-    _close(exported.call(x), f(x))
+_NHWC = ("NHWC", "HWIO", "NHWC")
 
 
 def test_static_int_lets_symbolic_dims_through_only_when_asked():
