@@ -418,6 +418,27 @@ def test_dynamic_pad_to_a_symbolic_shape(mode, case):
                 np.testing.assert_array_equal(got, numpy_pad(x, [0, begin], [0, end], mode))
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_dynamic_pad_gradient_with_a_symbolic_batch_entry_in_shape(mode):
+    # The symbolic axis is not padded (pad 0, shape entry x.shape[0]): every mode's
+    # gradient exports, static pads and traced ones alike.
+    spec = jax.ShapeDtypeStruct(export.symbolic_shape("b, 5"), jnp.float32)
+    x = np.random.default_rng(0).standard_normal((3, 5)).astype(np.float32)
+    for pads in (lambda o: [0, 2], lambda o: [0, o]):
+
+        def loss_grad(x, o, pads=pads):
+            def loss(x):
+                return (jaxpad.dynamic_pad(x, pads(o), (x.shape[0], 12), mode) ** 2).sum()
+
+            return jax.grad(loss)(x)
+
+        exported = export.export(jax.jit(loss_grad))(spec, _SCALAR)
+        for offset in (3, -4):
+            np.testing.assert_allclose(
+                exported.call(x, np.int32(offset)), loss_grad(x, np.int32(offset)), rtol=1e-6
+            )
+
+
 @pytest.mark.parametrize("mode", ["constant", "edge"])
 @pytest.mark.parametrize("static", [False, True])
 def test_dynamic_pad_gradient_on_a_symbolic_axis(mode, static):
