@@ -36,7 +36,9 @@ def broadcast(
     Args:
       x: the array to broadcast; any dtype ``jaxpad.pad`` supports.
       target_shape: the output shape, as Python ints, a tuple or a concrete 1-D
-        integer array (OpenVINO passes it as a tensor).
+        integer array (OpenVINO passes it as a tensor). Under ``jax.export`` an
+        entry may be a symbolic dimension, such as ``y.shape[0]`` of a symbolic
+        input; an axis of ``x`` meets it if it is 1 or the same expression.
       mode: ``"numpy"``: one-directional numpy broadcasting, ``x`` aligned with the
         trailing axes of the target. ``"explicit"``: input axis ``i`` goes to output
         axis ``axes_mapping[i]``. ``"bidirectional"`` (OpenVINO Broadcast-3, ONNX
@@ -60,6 +62,7 @@ def broadcast(
         "target_shape",
         target_shape,
         traced_hint=" The output shape of a JAX op must be known at trace time.",
+        allow_symbolic=True,
     )
     if mode != "explicit" and axes_mapping is not None:
         raise ValueError(
@@ -79,8 +82,7 @@ def broadcast(
 def broadcast_plan(x_shape, target_shape, mode, axes_mapping):
     """Validates a broadcast; returns the output shape and each input axis's output axis."""
     x_shape, target_shape = tuple(x_shape), tuple(target_shape)
-    if any(size < 0 for size in target_shape):
-        raise ValueError(f"{_FN}: target_shape must be non-negative; got {target_shape}.")
+    _checks.check_non_negative(_FN, "target_shape", target_shape)
     ndim, rank = len(x_shape), len(target_shape)
     if mode == "bidirectional":
         out_rank = max(ndim, rank)

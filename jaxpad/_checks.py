@@ -34,11 +34,13 @@ def static_int_tuple(
     value: object,
     *,
     traced_hint: str = "",
+    allow_symbolic: bool = False,
 ) -> tuple[int, ...]:
     """Turns a sequence or 1-D concrete integer array into a tuple of Python ints.
 
     Python bools, floats and non-integer arrays are rejected: silently truncating a
-    float pad width would give a wrong answer with no error.
+    float pad width would give a wrong answer with no error. With ``allow_symbolic``
+    an entry may also be a symbolic dimension (``jax.export``), kept as it is.
     """
     if isinstance(value, jax.core.Tracer):
         raise TypeError(
@@ -62,13 +64,30 @@ def static_int_tuple(
             f"got {value!r}."
         )
     return tuple(
-        static_int(fn_name, f"{arg_name}[{i}]", v, traced_hint=traced_hint)
+        static_int(
+            fn_name, f"{arg_name}[{i}]", v, traced_hint=traced_hint, allow_symbolic=allow_symbolic
+        )
         for i, v in enumerate(value)
     )
 
 
-def static_int(fn_name: str, arg_name: str, value: object, *, traced_hint: str = "") -> int:
-    """One static integer: a Python int, a NumPy integer or a concrete 0-d int array."""
+def static_int(
+    fn_name: str,
+    arg_name: str,
+    value: object,
+    *,
+    traced_hint: str = "",
+    allow_symbolic: bool = False,
+) -> int:
+    """One static integer: a Python int, a NumPy integer or a concrete 0-d int array.
+
+    With ``allow_symbolic`` a symbolic dimension (``x.shape[0]`` of an input exported
+    with ``jax.export.symbolic_shape``) is returned as it is: it is static, but its
+    value is known only when the exported function is called. Callers that opt in
+    check its sign themselves (``check_non_negative``).
+    """
+    if allow_symbolic and jax.export.is_symbolic_dim(value):
+        return value
     if isinstance(value, jax.core.Tracer):
         raise TypeError(
             f"{fn_name}: {arg_name} must be static; got {describe(value)}.{traced_hint}"
@@ -95,6 +114,20 @@ def _in_int64(fn_name: str, arg_name: str, value: int) -> int:
             f"{fn_name}: {arg_name} must fit in int64 [-2**63, 2**63 - 1]; got {value}."
         )
     return value
+
+
+def check_non_negative(fn_name: str, arg_name: str, values: tuple) -> None:
+    """Rejects negative entries; a symbolic entry must be non-negative by its constraints."""
+    for i, value in enumerate(values):
+        try:
+            negative = value < 0
+        except jax.errors.InconclusiveDimensionOperation:
+            raise ValueError(
+                f"{fn_name}: {arg_name}[{i}]={value} may be negative: add the constraint "
+                f"'{value} >= 0' to jax.export.symbolic_shape; got {arg_name}={values}."
+            ) from None
+        if negative:
+            raise ValueError(f"{fn_name}: {arg_name} must be non-negative; got {values}.")
 
 
 def check_dim_size(fn_name: str, axis: int, size: int, detail: str) -> int:

@@ -28,10 +28,12 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._index_maps import MODES, reduced_pad
 from jaxpad._lowering import (
+    active_axes,
     copied_mask,
     dynamic_fold_lowering,
     dynamic_pad_lowering,
     normalized_pads,
+    plan_dynamic_fold,
     register_lowering,
 )
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
@@ -64,7 +66,10 @@ def dynamic_pad(
         or clamped just past the axis) in a dtype where nothing overflows, so eager,
         ``jit`` and ``vmap`` agree. Entries given as Python ints (within int64) are
         static, and an axis with a static 0 and unchanged size costs nothing.
-      shape: the static output shape, one non-negative int per axis.
+      shape: the static output shape, one non-negative int per axis. Under
+        ``jax.export`` an entry may be a symbolic dimension (``x.shape[0]`` of a
+        symbolic input); a symbolic axis that is padded needs constraints that
+        decide its lowering, and the error names the constraint to add.
       mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``.
       pad_value: constant mode only; a scalar, possibly traced and differentiated.
 
@@ -83,14 +88,13 @@ def dynamic_pad(
     x = jnp.asarray(x)
     ndim = x.ndim
     mode = _checks.check_mode(_FN, mode, MODES)
-    shape = _checks.static_int_tuple(_FN, "shape", shape)
+    shape = _checks.static_int_tuple(_FN, "shape", shape, allow_symbolic=True)
     if len(shape) != ndim:
         raise ValueError(
             f"{_FN}: shape needs one entry per axis of x (x.ndim={ndim}); "
             f"got {len(shape)}: {shape}."
         )
-    if any(size < 0 for size in shape):
-        raise ValueError(f"{_FN}: shape must be non-negative; got {shape}.")
+    _checks.check_non_negative(_FN, "shape", shape)
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
     x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
@@ -103,10 +107,18 @@ def _pads_operand(value, x_shape, shape, mode):
     """The pads as one integer operand, and which of its entries are static.
 
     Static entries are reduced to an equivalent pad in a small range
-    (``reduced_pad``): any offset is valid, and the reduced one fits int32.
+    (``reduced_pad``): any offset is valid, and the reduced one fits int32. On an
+    axis of symbolic size (``jax.export``) that pads, a static entry is passed as an
+    operand entry instead: its reduction and its index table need the axis size,
+    known only when the exported function runs (the traced path computes both then).
     """
     ndim = len(x_shape)
-    reduce = [partial(reduced_pad, mode, n, size) for n, size in zip(x_shape, shape)]
+    reduce = [
+        partial(_symbolic_entry, mode, n, size, i)
+        if not (_is_static(n) and _is_static(size))
+        else partial(reduced_pad, mode, n, size)
+        for i, (n, size) in enumerate(zip(x_shape, shape))
+    ]
     if isinstance(value, (np.ndarray, jax.Array, np.generic)):
         _check_integer(value.dtype, "pads_begin", value)
         if value.ndim != 1:
@@ -120,8 +132,16 @@ def _pads_operand(value, x_shape, shape, mode):
                 f"got {value.shape[0]}."
             )
         if isinstance(value, jax.core.Tracer):
+            if mode == "reflect":
+                for axis, n in enumerate(x_shape):
+                    if not _is_static(n):
+                        _check_reflect_axis(n, axis)
             return value, (None,) * ndim
-        static = tuple(r(int(v)) for r, v in zip(reduce, np.asarray(value)))
+        value = [int(v) for v in np.asarray(value)]
+        if any(isinstance(r, partial) and r.func is _symbolic_entry for r in reduce):
+            # Entry by entry: a symbolic axis's pad becomes an operand entry.
+            return _stack_entries([r(v) for r, v in zip(reduce, value)])
+        static = tuple(r(v) for r, v in zip(reduce, value))
         return jnp.asarray(static, jnp.int32).reshape(ndim), static
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(
@@ -143,15 +163,77 @@ def _pads_operand(value, x_shape, shape, mode):
                 )
             # Reduced one by one, entries of different integer dtypes stack as int32
             # without the lossy promotions of mixed dtypes (int64 with uint64).
+            if mode == "reflect" and not _is_static(x_shape[i]):
+                _check_reflect_axis(x_shape[i], i)
             entries.append(normalized_pads(entry, mode, x_shape[i], shape[i]))
             static.append(None)
         else:
             entry = reduce[i](_checks.static_int(_FN, f"pads_begin[{i}]", entry))
+            if isinstance(entry, tuple):  # a symbolic axis: (operand entry, None)
+                entries.append(entry[0])
+                static.append(None)
+                continue
             entries.append(jnp.asarray(entry, jnp.int32))
             static.append(entry)
     if not entries:
         return jnp.zeros((0,), jnp.int32), ()
     return jnp.stack(entries), tuple(static)
+
+
+def _check_reflect_axis(n, axis):
+    """Reflection needs two elements (its period is ``2 * (n - 1)``): say so for a
+    symbolic axis whose constraints do not."""
+    try:
+        long_enough = n >= 2
+    except jax.errors.InconclusiveDimensionOperation:
+        long_enough = False
+    if not long_enough:
+        raise ValueError(
+            f"{_FN}: mode='reflect' pads axis {axis} of symbolic size {n}, which may be 1 "
+            f"(reflection needs 2 elements): add the constraint '{n} >= 2' to "
+            "jax.export.symbolic_shape, or give that axis a concrete size."
+        )
+
+
+def _stack_entries(reduced):
+    """Stacks entries that are static ints or ``(operand entry, None)`` pairs."""
+    entries, static = [], []
+    for entry in reduced:
+        if isinstance(entry, tuple):
+            entries.append(entry[0])
+            static.append(None)
+        else:
+            entries.append(jnp.asarray(entry, jnp.int32))
+            static.append(entry)
+    if not entries:
+        return jnp.zeros((0,), jnp.int32), ()
+    return jnp.stack(entries), tuple(static)
+
+
+def _is_static(size) -> bool:
+    return isinstance(size, (int, np.integer))
+
+
+_INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def _symbolic_entry(mode, n, size, axis, pad):
+    """A static pad on an axis of symbolic size: static if it is a 0 that keeps the
+    size (the axis is left alone), else ``(int32 operand entry, None)``."""
+    if pad == 0 and n == size:
+        return 0
+    if mode == "reflect" and not _is_static(n):
+        _check_reflect_axis(n, axis)
+    if abs(pad) > _INT32_MAX:
+        if mode not in ("constant", "edge"):
+            raise ValueError(
+                f"{_FN}: pads_begin[{axis}]={pad} on axis {axis} of symbolic size {n} must "
+                f"fit int32 in mode={mode!r} (its remainder modulo the period is taken when "
+                "the exported function runs); reduce it modulo the period first."
+            )
+        # Every pad past the axis reads alike; axis sizes are below 2**31.
+        pad = max(min(pad, _INT32_MAX), -_INT32_MAX)
+    return normalized_pads(jnp.asarray(pad, jnp.int32), mode, n, size), None
 
 
 def _check_integer(dtype, arg_name, value):
@@ -276,11 +358,33 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
 
 
 def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads):
-    _check_config("jaxpad.dynamic_fold", operand_shape, pads_begin, t.shape, mode)
+    num_batch = _check_config("jaxpad.dynamic_fold", operand_shape, pads_begin, t.shape, mode)
+    if not all(_is_static(size) for size in (*operand_shape, *t.shape)):
+        _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode)
     operand_shape = tuple(operand_shape)
     return t.update(
         shape=operand_shape, dtype=t.dtype, sharding=same_axes_sharding(t, operand_shape)
     )
+
+
+def _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode):
+    """The gradient of ``dynamic_pad`` on symbolic axes: an error at trace time,
+    naming the axes, where the fold's lowering cannot be planned (rather than a
+    comparison error from deep in the lowering)."""
+    try:
+        plan_dynamic_fold(operand_shape, t.shape, static_pads, num_batch, mode, t.dtype)
+    except jax.errors.InconclusiveDimensionOperation as error:
+        axes = [
+            f"axis {d} (size {operand_shape[axis]}, padded to {t.shape[axis]})"
+            for d, axis in active_axes(operand_shape, t.shape, static_pads, num_batch)
+            if not (_is_static(operand_shape[axis]) and _is_static(t.shape[axis]))
+        ]
+        raise ValueError(
+            f"{_FN}: the gradient of mode={mode!r} cannot be planned on the symbolic "
+            f"{', '.join(axes)}: the constraints do not decide how many periods the "
+            f"padding spans ({str(error).splitlines()[0]}). Give those axes concrete "
+            "sizes, or export the forward function only."
+        ) from None
 
 
 def _dynamic_fold_jvp(primals, tangents, **params):

@@ -116,6 +116,7 @@ def _pool_geometry(fn_name, x, window, strides, dilation, policy, op):
     strides = per_axis(fn_name, "strides", strides, x.ndim, 1)
     dilation = per_axis(fn_name, "dilation", dilation, x.ndim, 1)
     pooled = [a for a in range(x.ndim) if window[a] != 1 or strides[a] != 1]
+    _check_concrete_sizes(fn_name, x, pooled, "pooled")
     sizes = [x.shape[a] for a in pooled]
     sub = [[seq[a] for a in pooled] for seq in (window, strides, dilation)]
     # PyTorch's half-window limit is on the dilated window.
@@ -133,6 +134,19 @@ def _pool_geometry(fn_name, x, window, strides, dilation, policy, op):
         for a, p, dp, o in zip(pooled, sub_pads, sub_declared, sub_out):
             pads[a], declared[a], out_shape[a] = p, dp, o
     return window, strides, dilation, pads, declared, tuple(out_shape)
+
+
+def _check_concrete_sizes(fn_name, x, axes, kind):
+    """Policies compute pads and output sizes from concrete sizes: a symbolic size
+    (``jax.export``) on an axis they see is rejected here, by the public name. Other
+    axes (a symbolic batch) never reach the policy."""
+    for axis in axes:
+        if jax.export.is_symbolic_dim(x.shape[axis]):
+            raise ValueError(
+                f"{fn_name}: axis {axis} of x.shape={x.shape} is {kind} and has the symbolic "
+                f"size {x.shape[axis]}; padding policies need concrete sizes on {kind} axes "
+                "(a symbolic batch or feature axis is fine): export with a concrete size there."
+            )
 
 
 def _pool_input(x, pads, declared, mode, fill):
@@ -346,6 +360,7 @@ def _conv_layout(fn_name, x, kernel, strides, dilation, dimension_numbers, featu
     if groups < 1:
         raise ValueError(f"{fn_name}: feature_group_count must be >= 1; got {groups}.")
     spatial = len(numbers.lhs_spec) - 2
+    _check_concrete_sizes(fn_name, x, numbers.lhs_spec[2:], "spatial")
     sizes = [x.shape[a] for a in numbers.lhs_spec[2:]]
     window = [kernel.shape[a] for a in numbers.rhs_spec[2:]]
     strides = per_axis(fn_name, "strides", strides, spatial, 1)
