@@ -1,6 +1,6 @@
 """A training step with Flax's and Equinox's conv layers against jaxpad's drop-ins.
 
-    python benchmarks/bench_layers.py [--rounds 20] [--batch 8] [--size 64] [--width 16]
+    python -m benchmarks.bench_layers [--rounds 20] [--batch 8] [--size 64] [--width 16]
 
 The network maps an image to an image: three 3x3 convolutions (3 -> width -> width ->
 3 channels) with ReLUs, every one padded CIRCULAR (or REFLECT) to keep the size. One
@@ -17,20 +17,18 @@ copy) is shown for reference.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-import equinox as eqx  # noqa: E402
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-from _timing import allocator, interleaved_medians, machine, pin_allocator  # noqa: E402
-from flax import nnx  # noqa: E402
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
 
-import jaxpad.equinox  # noqa: E402
-import jaxpad.flax  # noqa: E402
+import jaxpad.equinox
+import jaxpad.flax
+from benchmarks._timing import allocator, interleaved_medians, machine, pin_allocator
 
 LEARNING_RATE = 1e-3
 

@@ -18,7 +18,7 @@ For scale, the halo (what ``halo_pad`` moves per device: the padded rows) and th
 array (4096 bytes) are printed alongside. A cell is "fwd / vjp" bytes, with the
 collective kinds used: P permute, G all-gather, A all-to-all, R all-reduce.
 
-Usage: ``python benchmarks/sharding_bytes.py`` prints the markdown tables;
+Usage: ``python -m benchmarks.sharding_bytes`` prints the markdown tables;
 ``--write-docs`` also replaces them in docs/sharding.md between its markers.
 """
 

@@ -4,7 +4,7 @@ Runs on 8 simulated CPU devices (set before JAX starts). For each op, mode and m
 axis type it compiles the forward and the VJP of a (64, 16) float32 array sharded
 along axis 0 and padded by 4 on both ends of that axis (72 rows: still divisible by 8),
 and prints the collectives XLA's SPMD partitioner emitted, with their operand shapes.
-``jnp.pad`` is the reference. Usage: ``python benchmarks/sharding_collectives.py``.
+``jnp.pad`` is the reference. Usage: ``python -m benchmarks.sharding_collectives``.
 """
 
 from __future__ import annotations

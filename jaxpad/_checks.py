@@ -15,6 +15,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from jaxpad import _index_maps
+
 # XLA's shapes and pad configurations are int64: a static integer outside this range
 # cannot be lowered (MLIR fails with "incompatible function arguments").
 INT64_RANGE = (-(2**63), 2**63 - 1)
@@ -170,8 +172,8 @@ def check_choice(fn_name: str, arg_name: str, value: object, choices: Sequence[s
     return value
 
 
-# The pad modes of jaxpad.pad, jaxpad.dynamic_pad and the window ops' pad_mode.
-MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+# The pad modes are defined with their index maps (_index_maps.MODES).
+MODES = _index_maps.MODES
 
 
 def pad_value_operand(
@@ -225,55 +227,3 @@ def check_integer_dtype(fn_name: str, arg_name: str, value) -> None:
     dtype = value.dtype
     if dtype == np.bool_ or not jnp.issubdtype(dtype, jnp.integer):
         raise TypeError(f"{fn_name}: {arg_name} must have an integer dtype; got {describe(value)}.")
-
-
-def int_vector_operand(fn_name: str, arg_name: str, value: object, ndim: int):
-    """One integer entry per axis as a single 1-D operand, and which entries are static.
-
-    ``value`` is an integer array (concrete or traced) or a sequence mixing Python or
-    NumPy ints with traced integer scalars. Returns ``(operand, static)`` where
-    ``static[i]`` is the Python int of entry ``i`` when it is known at trace time and
-    ``None`` when it is traced. Static entries are checked as ``static_int`` does.
-    """
-    if isinstance(value, (np.ndarray, jax.Array, np.generic)):
-        check_integer_dtype(fn_name, arg_name, value)
-        if value.ndim != 1:
-            raise ValueError(
-                f"{fn_name}: {arg_name} must be 1-D with one entry per axis; got {describe(value)}."
-            )
-        if value.shape[0] != ndim:
-            raise ValueError(
-                f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
-                f"got {value.shape[0]}."
-            )
-        if isinstance(value, jax.core.Tracer):
-            return value, (None,) * ndim
-        return jnp.asarray(value), tuple(int(v) for v in np.asarray(value))
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise TypeError(
-            f"{fn_name}: {arg_name} must be an integer array or a sequence with one entry "
-            f"per axis; got {value!r}."
-        )
-    if len(value) != ndim:
-        raise ValueError(
-            f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
-            f"got {len(value)}: {value!r}."
-        )
-    entries, static = [], []
-    for i, entry in enumerate(value):
-        if isinstance(entry, jax.core.Tracer):
-            check_integer_dtype(fn_name, f"{arg_name}[{i}]", entry)
-            if entry.ndim != 0:
-                raise ValueError(
-                    f"{fn_name}: {arg_name}[{i}] must be a scalar; got {describe(entry)}."
-                )
-            entries.append(entry)
-            static.append(None)
-        else:
-            entry = static_int(fn_name, f"{arg_name}[{i}]", entry)
-            entries.append(entry)
-            static.append(entry)
-    if not entries:
-        return jnp.zeros((0,), jnp.int32), ()
-    dtype = jnp.result_type(*[e for e in entries if not isinstance(e, int)] or [jnp.int32])
-    return jnp.stack([jnp.asarray(e, dtype) for e in entries]), tuple(static)

@@ -120,7 +120,7 @@ def _pads_operand(value, x_shape, shape, mode):
         for i, (n, size) in enumerate(zip(x_shape, shape))
     ]
     if isinstance(value, (np.ndarray, jax.Array, np.generic)):
-        _check_integer(value.dtype, "pads_begin", value)
+        _checks.check_integer_dtype(_FN, "pads_begin", value)
         if value.ndim != 1:
             raise ValueError(
                 f"{_FN}: pads_begin must be 1-D with one entry per axis; "
@@ -156,7 +156,7 @@ def _pads_operand(value, x_shape, shape, mode):
     entries, static = [], []
     for i, entry in enumerate(value):
         if isinstance(entry, jax.core.Tracer):
-            _check_integer(entry.dtype, f"pads_begin[{i}]", entry)
+            _checks.check_integer_dtype(_FN, f"pads_begin[{i}]", entry)
             if entry.ndim != 0:
                 raise ValueError(
                     f"{_FN}: pads_begin[{i}] must be a scalar; got {_checks.describe(entry)}."
@@ -236,20 +236,13 @@ def _symbolic_entry(mode, n, size, axis, pad):
     return normalized_pads(jnp.asarray(pad, jnp.int32), mode, n, size), None
 
 
-def _check_integer(dtype, arg_name, value):
-    if dtype == np.bool_ or not jnp.issubdtype(dtype, jnp.integer):
-        raise TypeError(
-            f"{_FN}: {arg_name} must have an integer dtype; got {_checks.describe(value)}."
-        )
-
-
 # Shape rule ---------------------------------------------------------------------
 
 
 def _check_config(fn_name, x_shape, pads_begin, shape, mode):
     """Validates a (possibly batched) pad config; returns the number of batch axes."""
     num_batch = pads_begin.ndim - 1
-    _check_integer(pads_begin.dtype, "pads_begin", pads_begin)
+    _checks.check_integer_dtype(_FN, "pads_begin", pads_begin)
     expected = tuple(x_shape[:num_batch]) + (len(x_shape) - num_batch,)
     if num_batch < 0 or tuple(pads_begin.shape) != expected:
         raise ValueError(

@@ -646,6 +646,36 @@ ROWS = [
     ),
     Row(
         "jaxpad.pad",
+        "crop_first with interior padding",
+        "jaxpad.pad(jnp.ones(3), [-1], [1], crop_first=True, interior=[1])",
+        "ValueError",
+        "jaxpad.pad: crop_first=True needs interior of 0 (crop the original or the dilated "
+        "elements?); got interior=(1,).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "crop_first cropping more than the axis",
+        "jaxpad.pad(jnp.ones(3), [-2], [-2], crop_first=True)",
+        "ValueError",
+        "jaxpad.pad: crop_first=True crops 4 elements from axis 0 of size 3: pads_begin[0]=-2, "
+        "pads_end[0]=-2.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "crop_first that is not a bool",
+        'jaxpad.pad(jnp.ones(3), [-1], [1], crop_first="yes")',
+        "TypeError",
+        "jaxpad.pad: crop_first must be a bool; got 'yes'.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "a string pad_value",
+        'jaxpad.pad(jnp.ones(3), [1], [1], pad_value="1")',
+        "TypeError",
+        "jaxpad.pad: pad_value must be a number; got '1'.",
+    ),
+    Row(
+        "jaxpad.pad",
         "NaN and inf in x and pad_value propagate",
         "jaxpad.pad(jnp.array([jnp.nan, jnp.inf]), [1], [1], pad_value=-jnp.inf)",
         "accepted",
