@@ -160,7 +160,7 @@ def main() -> None:
         docs = DOCS.read_text()
         head, rest = docs.split(START)
         _, tail = rest.split(END)
-        DOCS.write_text(f"{head}{START}\n{text}\n{END}{tail}")
+        DOCS.write_text(f"{head}{START}\n{text.strip()}\n{END}{tail}")
 
 
 if __name__ == "__main__":
