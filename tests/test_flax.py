@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +17,8 @@ from flax import nnx  # noqa: E402
 import jaxpad  # noqa: E402
 import jaxpad.flax  # noqa: E402
 from jaxpad import nn, policies  # noqa: E402
+from tests.devices import run_on_cpu_devices  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 RNG = np.random.default_rng(0)
 TOL = {"rtol": 1e-5, "atol": 1e-5}
 
@@ -239,22 +235,10 @@ def test_linen_policy_and_pad_mode():
 def test_sharded_spatial_axis_on_two_devices():
     """One process with two CPU devices runs the sharded checks of both layer modules
     (tests/test_equinox.py's skips itself without Equinox)."""
-    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=2")
-    nodes = [
-        f"{ROOT / 'tests' / name}::test_explicit_sharding_inner"
-        for name in ("test_flax.py", "test_equinox.py")
-    ]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", *nodes],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    assert "failed" not in result.stdout and "error" not in result.stdout.lower()
-    assert re.search(r"\b[12] passed", result.stdout), result.stdout[-2000:]
+    modules = ("test_flax.py", "test_equinox.py")
+    nodes = [f"tests/{name}::test_explicit_sharding_inner" for name in modules]
+    output = run_on_cpu_devices(2, *nodes, timeout=300)
+    assert re.search(r"\b[12] passed", output), output[-2000:]
 
 
 def test_explicit_sharding_inner():

@@ -3,36 +3,19 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxpad._halo import halo_pad
+from jaxpad import halo_pad
 from tests.cases import MODES
+from tests.devices import run_on_cpu_devices
 from tests.oracles import numpy_pad
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_halo_checks_pass_on_eight_devices():
-    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8")
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
-        + ["tests/halo_checks.py"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=540,
-    )
-    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
-    assert " passed" in result.stdout and "failed" not in result.stdout
+    run_on_cpu_devices(8, "tests/halo_checks.py")
 
 
 def blocks_by_vmap(x, blocks, halo_begin, halo_end, mode, **kwargs):
