@@ -137,12 +137,7 @@ def _pads_operand(value, x_shape, shape, mode):
                     if not _is_static(n):
                         _check_reflect_axis(n, axis)
             return value, (None,) * ndim
-        value = [int(v) for v in np.asarray(value)]
-        if any(isinstance(r, partial) and r.func is _symbolic_entry for r in reduce):
-            # Entry by entry: a symbolic axis's pad becomes an operand entry.
-            return _stack_entries([r(v) for r, v in zip(reduce, value)])
-        static = tuple(r(v) for r, v in zip(reduce, value))
-        return jnp.asarray(static, jnp.int32).reshape(ndim), static
+        return _stack_entries([r(int(v)) for r, v in zip(reduce, np.asarray(value))])
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(
             f"{_FN}: pads_begin must be an integer array or a sequence with one entry "
@@ -153,7 +148,7 @@ def _pads_operand(value, x_shape, shape, mode):
             f"{_FN}: pads_begin needs one entry per axis of x (x.ndim={ndim}); "
             f"got {len(value)}: {value!r}."
         )
-    entries, static = [], []
+    reduced = []
     for i, entry in enumerate(value):
         if isinstance(entry, jax.core.Tracer):
             _checks.check_integer_dtype(_FN, f"pads_begin[{i}]", entry)
@@ -165,19 +160,10 @@ def _pads_operand(value, x_shape, shape, mode):
             # without the lossy promotions of mixed dtypes (int64 with uint64).
             if mode == "reflect" and not _is_static(x_shape[i]):
                 _check_reflect_axis(x_shape[i], i)
-            entries.append(normalized_pads(entry, mode, x_shape[i], shape[i]))
-            static.append(None)
+            reduced.append((normalized_pads(entry, mode, x_shape[i], shape[i]), None))
         else:
-            entry = reduce[i](_checks.static_int(_FN, f"pads_begin[{i}]", entry))
-            if isinstance(entry, tuple):  # a symbolic axis: (operand entry, None)
-                entries.append(entry[0])
-                static.append(None)
-                continue
-            entries.append(jnp.asarray(entry, jnp.int32))
-            static.append(entry)
-    if not entries:
-        return jnp.zeros((0,), jnp.int32), ()
-    return jnp.stack(entries), tuple(static)
+            reduced.append(reduce[i](_checks.static_int(_FN, f"pads_begin[{i}]", entry)))
+    return _stack_entries(reduced)
 
 
 def _check_reflect_axis(n, axis):
@@ -196,7 +182,8 @@ def _check_reflect_axis(n, axis):
 
 
 def _stack_entries(reduced):
-    """Stacks entries that are static ints or ``(operand entry, None)`` pairs."""
+    """The int32 operand and the static pads, from entries that are static ints or
+    ``(operand entry, None)`` pairs (traced pads, and static ones on symbolic axes)."""
     entries, static = [], []
     for entry in reduced:
         if isinstance(entry, tuple):

@@ -122,8 +122,7 @@ def halo_pad(
 def _halo_widths(arg: str, value, ndim: int) -> tuple[int, ...]:
     widths = _checks.static_int_tuple(_FN, arg, value)
     _checks.check_length(_FN, arg, widths, ndim)
-    if any(w < 0 for w in widths):
-        raise ValueError(f"{_FN}: {arg} must be non-negative; got {widths}.")
+    _checks.check_non_negative(_FN, arg, widths)
     return widths
 
 

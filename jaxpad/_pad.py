@@ -130,8 +130,7 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
     _checks.check_length(fn_name, "pads_begin", pads_begin, ndim)
     _checks.check_length(fn_name, "pads_end", pads_end, ndim)
     _checks.check_length(fn_name, "interior", interior, ndim)
-    if any(r < 0 for r in interior):
-        raise ValueError(f"{fn_name}: interior must be non-negative; got {interior}.")
+    _checks.check_non_negative(fn_name, "interior", interior)
     if mode != "constant" and any(interior):
         raise ValueError(
             f"{fn_name}: interior padding needs mode='constant'; got interior="
