@@ -412,7 +412,7 @@ def register_lowering(prim, lowering, *, per_platform=True, auto_axes=True):
 def pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
     if is_sided(mode):
         out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
-        return build_sided_pad(x, pad_value, out_shape, pads_begin, mode)
+        return build_sided_pad(x, pad_value, out_shape, pads_begin, mode, target)
     if mode == "constant":
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     # Interior padding needs mode="constant" (the shape rule checks it).
@@ -1052,7 +1052,7 @@ def _edge_terms(coefficients, region, y, axis, n):
     return terms
 
 
-def build_sided_pad(x, values, out_shape, pads_begin, mode, fn_name="jaxpad.pad"):
+def build_sided_pad(x, values, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
     """The forward of a per-side pad (``mode`` a tuple of pairs; ``values`` the
     ``(ndim, 2)`` side values).
 
@@ -1061,11 +1061,16 @@ def build_sided_pad(x, values, out_shape, pads_begin, mode, fn_name="jaxpad.pad"
     band spans their copy of ``x``; along the axes after it, the whole output (the
     band padded along them by ``_sided_blocks``), so that the corners follow the
     axes' order. A concatenate per axis would write each intermediate out (2x
-    constant ``lax.pad`` at 1024x1024, docs/modes.md).
+    constant ``lax.pad`` at 1024x1024, docs/modes.md). Programs partitioned over
+    several devices take the concatenates (``_sided_blocks``) instead.
     """
     if any(size == 0 for size in out_shape):
         return jnp.zeros(out_shape, x.dtype)
     axes = tuple(_sided_axes(x.shape, out_shape, pads_begin, mode, fn_name))
+    if target.partitioned:
+        # Slices and concatenates along a sharded axis partition into halo exchanges;
+        # in-place updates there would gather the operand.
+        return _sided_blocks(x, values, axes, out_shape, pads_begin, mode)
     config = [(0, 0, 0)] * x.ndim
     for axis in axes:
         config[axis] = (pads_begin[axis], out_shape[axis] - x.shape[axis] - pads_begin[axis], 0)
