@@ -907,7 +907,8 @@ def render() -> str:
         outcome = (
             f"returns `{row.result}`"
             if row.outcome == "accepted"
-            else f"`{row.outcome}`: {row.result}"
+            # Brackets escaped: Markdown reads "mode[0][1]" as a reference link.
+            else f"`{row.outcome}`: " + row.result.replace("[", "\\[").replace("]", "\\]")
         )
         cells = [f"`{row.function}`", row.case, f"`{row.code}`", outcome]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
