@@ -324,17 +324,25 @@ def _reduces(axis_pieces) -> bool:
 def _fuses_as_one_sum(pieces, shape) -> bool:
     """Whether the fused sum is the fold to take.
 
-    One padded axis: whenever no piece is a reduction. The fused sum is then
-    jnp.pad's own transpose (each piece padded into place, summed), which fuses
-    with what produces the cotangent and what consumes the result; in-place bands
-    and concatenated boxes measured 1.5-1.75x jnp.pad in the heat-equation scan and
-    1.45-1.9x on a short padded last axis (docs/performance.md, "Forms the planner
-    picks"). Several axes: only copies and mirrors (edge sums and period folds are
-    reductions), few combinations, and unpadded trailing axes of at least
+    One padded axis with no reduction, either thin (bands at most
+    ``_MAX_BAND_SHARE_ONE_AXIS`` of the cotangent) or the short last axis: the
+    fused sum is then jnp.pad's own transpose (each piece padded into place,
+    summed), which fuses with what produces the cotangent and what consumes the
+    result; in-place bands measured 1.5-1.75x jnp.pad in the heat-equation scan,
+    and boxes along a short last axis 1.45-1.9x (docs/performance.md, "Forms the
+    planner picks"). Otherwise: only copies and mirrors (edge sums and period folds
+    are reductions), few combinations, and unpadded trailing axes of at least
     _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long and run
     without branches."""
     if len(pieces) == 1:
-        return not any(map(_reduces, pieces.values()))
+        ((axis, axis_pieces),) = pieces.items()
+        if _reduces(axis_pieces):
+            return False
+        total = sum(p.stop - p.start for p in axis_pieces)
+        bands = total - sum(p.stop - p.start for p in axis_pieces if p.direct)
+        short_last = axis == len(shape) - 1 and shape[axis] < _MIN_UPDATED_ROW
+        if short_last or bands <= _MAX_BAND_SHARE_ONE_AXIS * total:
+            return True
     row = 1
     for axis in reversed(range(len(shape))):
         if axis in pieces:

@@ -199,6 +199,14 @@ def test_fold_of_one_axis_with_a_long_edge_run_is_not_the_fused_sum():
     assert plan.form == "bands"
 
 
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_fold_of_one_wide_pad_of_a_long_last_axis_updates_bands(mode):
+    # Bands past a sixteenth of the cotangent on a long last axis: the slice plus
+    # in-place band updates (the fused sum measured 1.1-1.4x jnp.pad there).
+    plan = plan_fold((16, 1000), (16, 1200), (0, 0), (0, 200), mode, np.float32, CPU)
+    assert plan.form == "bands"
+
+
 @pytest.mark.parametrize("mode", ["edge", "wrap"])
 def test_fold_with_reductions_on_several_axes_goes_axis_by_axis(mode):
     # Edge runs (or periods) longer than _MAX_UNROLLED_SUM on one of several axes:
