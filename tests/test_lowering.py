@@ -208,14 +208,20 @@ def test_fold_of_one_wide_pad_of_a_long_last_axis_updates_bands(mode):
 
 
 @pytest.mark.parametrize("mode", ["edge", "wrap"])
-def test_fold_with_reductions_on_several_axes_goes_axis_by_axis(mode):
+@pytest.mark.parametrize(
+    "shape,begin,end,form",
+    [
+        ((7, 3, 10), (3, 0, 20), (3, 0, 100), "boxes"),
+        ((5, 2, 200), (2, 0, 30), (2, 0, 1900), "bands"),
+    ],
+)
+def test_fold_with_reductions_on_several_axes_goes_axis_by_axis(mode, shape, begin, end, form):
     # Edge runs (or periods) longer than _MAX_UNROLLED_SUM on one of several axes:
     # one axis per group, the last first, as jnp.pad's transpose (folded together,
     # (23, 4, 6955) edge by half the last axis measured 2.2x jnp.pad's VJP).
-    shape, begin, end = (7, 3, 10), (3, 0, 20), (3, 0, 100)
     out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
     plan = plan_fold(shape, out_shape, begin, end, mode, np.float32, CPU)
-    assert plan.groups == ((2,), (0,))
+    assert plan.groups == ((2,), (0,)) and plan.form == form
     ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
     np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-4)
 
