@@ -56,7 +56,8 @@ from jaxpad._sharding import is_partitioned, with_auto_axes
 
 # Index tables up to this many entries per axis are baked into the program as
 # constants; longer axes compute theirs in-graph so the executable stays small
-# (docs/performance.md, "Forms the planner picks", long axes).
+# (docs/performance.md, "How it lowers", tuning constants: executable size). Only
+# the gather forward has tables, and the planner takes it off CPU only.
 _MAX_STATIC_TABLE = 1 << 16
 
 # The forward writes the bands around the copy of x in place (single-threaded
@@ -120,9 +121,9 @@ class PadPlan:
     ``form``:
       - ``"lax_pad"``: constant mode, ``lax.pad``.
       - ``"zeros"``: an empty output.
-      - ``"gather"``: one gather through per-axis index tables; ``in_graph`` names
-        the axes whose table is computed in the program (longer than
-        ``_MAX_STATIC_TABLE``).
+      - ``"gather"``: one gather through per-axis index tables (platforms other
+        than CPU); ``in_graph`` names the axes whose table is computed in the
+        program (longer than ``_MAX_STATIC_TABLE``).
       - ``"concatenate"``: axis by axis, a concatenate of the slices each output
         range reads (pads spanning periods tile one period).
       - ``"pad_then_update"``: ``lax.pad`` places ``x``, then each padded axis's
