@@ -46,6 +46,12 @@ HEAT_SIZES_QUICK = (64, 256)
 HEAT_STEPS = 100
 
 
+# benchmarks.fused --workloads several: SEVERAL_COUNT pads of equal shape and pads in
+# one jitted program (as a network's layers pad theirs), channels-first.
+SEVERAL_CASES = (((8, 16, 64, 64), 1), ((8, 16, 64, 64), 20))
+SEVERAL_COUNT = 3
+
+
 def heat_steps(size: int) -> int:
     """100 steps as in the issue's 256x256 case; fewer on large fields, so one call
     stays under a second on 2 cores."""

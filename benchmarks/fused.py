@@ -10,6 +10,10 @@ axes and fed to:
 - ``stencil9``: a 9-point (3x3) stencil (pad 1);
 - ``reduction``: the mean over one axis of the padded field (pad 3);
 - ``conv``: tanh of the padded field, then a 3x3 convolution (pad 1);
+- ``several``: three pads of the same shape and widths in one program, each on its
+  own input (as a network's layers pad theirs), channels-first
+  (``benchmarks.cases.SEVERAL_CASES``); forward and VJP, against jnp.pad and
+  against three times one pad's time;
 - ``heat``: 100 explicit heat-equation steps in ``lax.scan`` (20 on fields over
   256x256), ``jax.value_and_grad`` of the final energy: periodic in x (wrap) and a
   Dirichlet wall in y built as jax-cfd builds it,
@@ -43,6 +47,8 @@ from benchmarks.cases import (
     HEAT_SIZES,
     HEAT_SIZES_QUICK,
     MODES,
+    SEVERAL_CASES,
+    SEVERAL_COUNT,
     heat_steps,
 )
 
@@ -147,6 +153,35 @@ def heat_programs(size):
     return out
 
 
+def several_pads(shape, width, mode, rounds):
+    """``SEVERAL_COUNT`` pads in one program against one, jaxpad and jnp.pad, forward
+    and VJP, interleaved; returns the medians by (library, way, count)."""
+    begin = [0] * (len(shape) - 2) + [width, width]
+    pads = {
+        "jaxpad": lambda a: jaxpad.pad(a, begin, begin, mode),
+        "jnp.pad": lambda a: jnp.pad(a, [(b, b) for b in begin], mode=mode),
+    }
+    rng = np.random.default_rng(0)
+    arrays = [jnp.asarray(rng.standard_normal(shape, np.float32)) for _ in range(SEVERAL_COUNT)]
+    out_shape = tuple(n + 2 * b for n, b in zip(shape, begin))
+    cts = [jnp.asarray(rng.standard_normal(out_shape, np.float32)) for _ in arrays]
+    timed, args = {}, {}
+    for library, pad in pads.items():
+        for count in (1, SEVERAL_COUNT):
+            timed[(library, "fwd", count)] = jax.jit(lambda *a, pad=pad: [pad(v) for v in a])
+            args[(library, "fwd", count)] = tuple(arrays[:count])
+            timed[(library, "vjp", count)] = jax.jit(
+                lambda a, t, pad=pad: [jax.vjp(pad, v)[1](c)[0] for v, c in zip(a, t)]
+            )
+            args[(library, "vjp", count)] = (tuple(arrays[:count]), tuple(cts[:count]))
+    for got, want in zip(
+        timed[("jaxpad", "fwd", SEVERAL_COUNT)](*arrays),
+        timed[("jnp.pad", "fwd", SEVERAL_COUNT)](*arrays),
+    ):
+        np.testing.assert_array_equal(got, want)
+    return interleaved_medians(timed, args, rounds=rounds, warmup=2, calls=2)
+
+
 def describe_hlo(fn, *args):
     """The ops of the compiled CPU program's entry and fusions, counted."""
     text = jax.jit(fn).lower(*args).compile().as_text()
@@ -184,7 +219,7 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--sizes", type=int, nargs="*")
     parser.add_argument("--modes", nargs="*", default=list(MODES))
-    parser.add_argument("--workloads", nargs="*", default=[*FUSED_WORKLOADS, "heat"])
+    parser.add_argument("--workloads", nargs="*", default=[*FUSED_WORKLOADS, "heat", "several"])
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--hlo", action="store_true", help="print the compiled programs' ops")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
@@ -201,6 +236,32 @@ def main():
     rows, start = [], time.perf_counter()
     rng = np.random.default_rng(0)
     for name in args.workloads:
+        if name == "several":
+            for shape, width in SEVERAL_CASES:
+                for mode in args.modes:
+                    if mode == "constant":
+                        continue
+                    medians = several_pads(shape, width, mode, rounds)
+                    k = SEVERAL_COUNT
+                    row = dict(workload=f"{k} pads", size=f"{shape} by {width}", mode=mode)
+                    for way, key in (("fwd", "fwd"), ("vjp", "grad")):
+                        ours = medians[("jaxpad", way, k)]
+                        row[f"{key}_ms"] = 1e3 * ours
+                        row[f"{key}_ratio"] = ours / medians[("jnp.pad", way, k)]
+                        row[f"{key}_over_one"] = ours / (k * medians[("jaxpad", way, 1)])
+                        theirs = medians[("jnp.pad", way, k)]
+                        row[f"{key}_jnp_over_one"] = theirs / (k * medians[("jnp.pad", way, 1)])
+                    rows.append(row)
+                    print(
+                        f"| {k} pads | {shape} by {width} | {mode} | {row['fwd_ms']:.3f} | "
+                        f"{row['fwd_ratio']:.2f} ({row['fwd_over_one']:.2f}x {k} x one; "
+                        f"jnp.pad {row['fwd_jnp_over_one']:.2f}x) | "
+                        f"{row['grad_ms']:.3f} | {row['grad_ratio']:.2f} "
+                        f"({row['grad_over_one']:.2f}x {k} x one; "
+                        f"jnp.pad {row['grad_jnp_over_one']:.2f}x) |",
+                        flush=True,
+                    )
+            continue
         if name == "heat":
             heat_sizes = args.sizes or (HEAT_SIZES_QUICK if args.quick else HEAT_SIZES)
             for size in heat_sizes:

@@ -11,6 +11,11 @@ and constant-mode lax.pad, forward and VJP. jnp.pad has no negative pads, so whe
 configuration crops, jnp.pad gets the cropped array and the positive pads (what a
 user would write). Prints every row, the distribution of the ratios (median, p90,
 max) and the five worst configurations.
+
+``--forms`` times, for each configuration, every forward form and every fold form of
+``jaxpad._lowering`` built directly (whatever the planner would pick), against
+jnp.pad's forward and VJP: the measurements behind the planner's rules
+(docs/performance.md, "How it lowers").
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from jax import lax
 import jaxpad
 from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
 from benchmarks.cases import SWEEP_COUNT, SWEEP_COUNT_QUICK, SWEEP_SEED, sweep_configs
+from jaxpad import _lowering
 
 
 def _programs(config):
@@ -73,6 +79,65 @@ def measure(config, rounds, calls):
     return row
 
 
+FORWARD_FORMS = ("pad_then_update", "concatenate", "gather")
+FOLD_FORMS = ("one_sum", "boxes", "bands")
+
+
+def measure_forms(config, rounds, calls):
+    """Every forward and fold form of ``config`` built directly, over jnp.pad's
+    forward and VJP; a fold of several axes also one axis per group, the last
+    first (``/axis``). Also names the forms the planner picks."""
+    shape, begin, end, mode = config.shape, config.begin, config.end, config.mode
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.standard_normal(shape, np.float32))
+    ct = jnp.asarray(rng.standard_normal(out_shape, np.float32))
+    theirs = _programs(config)["jnp.pad"]
+    pad_plan = _lowering.plan_pad(shape, out_shape, begin, mode)
+    fold_plan = _lowering.plan_fold(shape, out_shape, begin, end, mode, np.float32)
+    timed = {
+        "jnp fwd": jax.jit(theirs),
+        "jnp vjp": jax.jit(lambda x, t: jax.vjp(theirs, x)[1](t)[0]),
+    }
+    args = {"jnp fwd": (x,), "jnp vjp": (x, ct)}
+    if pad_plan.pieces:
+        for form in FORWARD_FORMS:
+            plan = _lowering.PadPlan(form, pad_plan.pieces)
+            timed[form] = jax.jit(
+                lambda x, plan=plan: _lowering.build_pad(plan, x, out_shape, begin, mode)
+            )
+            args[form] = (x,)
+    axes = tuple(axis for axis, _ in fold_plan.pieces)
+    groupings = {"": (axes,)}
+    if len(axes) > 1:
+        groupings["/axis"] = tuple((axis,) for axis in sorted(axes, reverse=True))
+    for form in FOLD_FORMS if axes else ():
+        for suffix, groups in groupings.items():
+            plan = _lowering.FoldPlan(form, fold_plan.pieces, groups, fold_plan.accumulate)
+            timed[form + suffix] = jax.jit(
+                lambda t, plan=plan: _lowering.build_fold(plan, t, shape)
+            )
+            args[form + suffix] = (ct,)
+    medians = interleaved_medians(timed, args, rounds=rounds, warmup=2, calls=calls)
+    forward = {k: v / medians["jnp fwd"] for k, v in medians.items() if k in FORWARD_FORMS}
+    fold = {k: v / medians["jnp vjp"] for k, v in medians.items() if k.split("/")[0] in FOLD_FORMS}
+    picked = f"{fold_plan.form} {list(fold_plan.groups)}"
+    return {"forward": forward, "fold": fold, "picked": (pad_plan.form, picked)}
+
+
+def forms_main(configs, indices, rounds):
+    print(
+        "| # | configuration | planner picks | forward forms / jnp.pad | fold forms / jnp.pad VJP |"
+    )
+    print("|---|---|---|---|---|")
+    for i in indices:
+        result = measure_forms(configs[i], rounds, calls=2)
+        forward = ", ".join(f"{k} {v:.2f}" for k, v in result["forward"].items())
+        fold = ", ".join(f"{k} {v:.2f}" for k, v in result["fold"].items())
+        picks = " / ".join(result["picked"])
+        print(f"| {i} | {configs[i].describe()} | {picks} | {forward} | {fold} |", flush=True)
+
+
 RATIOS = ("fwd_over_jnp", "vjp_over_jnp", "fwd_over_constant", "vjp_over_constant")
 
 
@@ -95,12 +160,18 @@ def main():
     parser.add_argument("--only", type=int, nargs="*", help="configuration indices to run")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
     parser.add_argument("--system-malloc", action="store_true")
+    parser.add_argument("--forms", action="store_true", help="time every form directly")
     args = parser.parse_args()
     if not args.system_malloc:
         pin_allocator(sys.argv)
     configs = sweep_configs(SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED)
     indices = args.only if args.only else range(len(configs))
     rounds = args.rounds or (5 if args.quick else 7)
+    if args.forms:
+        print(f"# sweep --forms: {machine()}, malloc {allocator()}, {load()} at start")
+        forms_main(configs, indices, rounds)
+        print(f"# {load()} at the end")
+        return
     print(f"# sweep: {machine()}, malloc {allocator()}, {load()} at start")
     print(f"# medians of {rounds} interleaved rounds, 2 calls each, seed {SWEEP_SEED}")
     print(

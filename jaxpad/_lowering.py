@@ -58,13 +58,18 @@ from jaxpad._sharding import is_partitioned, with_auto_axes
 
 # Index tables up to this many entries per axis are baked into the program as
 # constants; longer axes compute theirs in-graph so the executable stays small
-# (docs/performance.md, "Forms the planner picks", long axes).
+# (docs/performance.md, "How it lowers", tuning constants: executable size). Only
+# the gather forward has tables, and the planner takes it off CPU only.
 _MAX_STATIC_TABLE = 1 << 16
 
 # The forward writes the bands around the copy of x in place (single-threaded
-# kernels) while they are at most this share of the output; wider pads use the
-# multi-threaded gather (docs/performance.md, "Forms the planner picks").
+# kernels) while they are at most this share of the output; wider pads are one
+# multi-threaded concatenate per axis. With several padded axes the concatenates
+# take a pass each, so the bands may be wider than when one axis is padded, where
+# one concatenate is one pass (docs/performance.md, "Forms the planner picks":
+# one axis, bands of 12-21% measured 1.35-1.8x jnp.pad, 7-8.5% 1.0x).
 _MAX_BAND_SHARE = 0.25
+_MAX_BAND_SHARE_ONE_AXIS = 1 / 16
 
 # Edge runs up to this wide, and pads up to this many periods long, are summed by
 # unrolled adds that fuse into the consumer; longer ones by one reduction, so the
@@ -118,9 +123,9 @@ class PadPlan:
     ``form``:
       - ``"lax_pad"``: constant mode, ``lax.pad``.
       - ``"zeros"``: an empty output.
-      - ``"gather"``: one gather through per-axis index tables; ``in_graph`` names
-        the axes whose table is computed in the program (longer than
-        ``_MAX_STATIC_TABLE``).
+      - ``"gather"``: one gather through per-axis index tables (platforms other
+        than CPU); ``in_graph`` names the axes whose table is computed in the
+        program (longer than ``_MAX_STATIC_TABLE``).
       - ``"concatenate"``: axis by axis, a concatenate of the slices each output
         range reads (pads spanning periods tile one period).
       - ``"pad_then_update"``: ``lax.pad`` places ``x``, then each padded axis's
@@ -230,28 +235,33 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
     as_tuple = tuple(pieces.items())
     if symbolic or target.partitioned:
         return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
-    in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
     if target.platform == "cpu":
         if _thin_bands(shape, out_shape, axes):
-            # lax.pad's one copy plus thin bands written in place: as fast as the
-            # gather alone, and inside a larger program its consumer reads plain
-            # loads where a fused gather recomputes indices per read (5-9x slower in
-            # a stencil).
+            # lax.pad's one copy plus thin bands written in place: inside a larger
+            # program its consumer reads plain loads, where jnp.pad's concatenates
+            # are re-evaluated for every read of a stencil (0.3-0.6x jnp.pad).
             return PadPlan("pad_then_update", as_tuple)
-        if len(axes) == 1:
-            # Wide pads of one axis: one multi-threaded loop of slices, mirrors and
-            # tiled periods, as jnp.pad's for one period and no index table.
-            return PadPlan("concatenate", as_tuple)
+        # Everything else: jnp.pad's own graph, a multi-threaded concatenate per
+        # axis of slices, mirrors and tiled periods. No gather on XLA:CPU: fused
+        # into a stencil it recomputed its indices per read (11-40x lax.pad), and
+        # several gathers with equal index tables in one program share the table,
+        # which XLA then materialises and reads through a transposing copy (three
+        # pads 10 ms against 0.44 ms for one; docs/performance.md, "Several pads
+        # in one program").
+        return PadPlan("concatenate", as_tuple)
+    in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
     return PadPlan("gather", as_tuple, in_graph=in_graph)
 
 
 def _thin_bands(shape, out_shape, axes) -> bool:
     """Whether the output outside the copy of ``x`` (the bands that the in-place
-    updates write, one thread each) is at most ``_MAX_BAND_SHARE`` of it. Only the
-    padded ``axes`` count (the others, possibly symbolic, scale both alike)."""
+    updates write, one thread each) is at most ``_MAX_BAND_SHARE`` of it
+    (``_MAX_BAND_SHARE_ONE_AXIS`` for one padded axis). Only the padded ``axes``
+    count (the others, possibly symbolic, scale both alike)."""
     inner = math.prod(min(shape[a], out_shape[a]) for a in axes)
     total = math.prod(out_shape[a] for a in axes)
-    return total - inner <= _MAX_BAND_SHARE * total
+    limit = _MAX_BAND_SHARE if len(axes) > 1 else _MAX_BAND_SHARE_ONE_AXIS
+    return total - inner <= limit * total
 
 
 def plan_fold(
@@ -284,6 +294,13 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
     last = len(operand_shape) - 1
     if target.platform == "cpu" and last in pieces and operand_shape[-1] >= _MIN_UPDATED_ROW:
         form, limit, size = "bands", _MAX_FOLD_COMBINATIONS, _combination_count
+    if target.platform == "cpu" and len(pieces) > 1 and any(map(_reduces, pieces.values())):
+        # Long edge runs or many periods (reductions) on one of several axes: one
+        # axis at a time, the last first, as jnp.pad's transpose. Folded together,
+        # (23, 4, 6955) edge by half of the last axis measured 2.2x jnp.pad's VJP,
+        # axis by axis 0.8x (docs/performance.md, "Forms the planner picks").
+        groups = tuple((axis,) for axis in sorted(pieces, reverse=True))
+        return FoldPlan(form, as_tuple, groups, accumulate)
     groups, group = [], {}
     for axis, axis_pieces_ in sorted(pieces.items(), key=lambda item: -len(item[1])):
         if group and size({**group, axis: axis_pieces_}, operand_shape) > limit:
@@ -294,11 +311,41 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
     return FoldPlan(form, as_tuple, tuple(groups), accumulate)
 
 
+def _reduces(axis_pieces) -> bool:
+    """Whether folding one of these pieces takes a reduction (``extract``): an edge
+    run or a pad of periods longer than ``_MAX_UNROLLED_SUM``."""
+    for piece in axis_pieces:
+        if piece.kind == "sum" and piece.stop - piece.start > _MAX_UNROLLED_SUM:
+            return True
+        if piece.kind == "period":
+            reps = -(-(piece.phase + piece.stop - piece.start) // piece.period)
+            if reps > _MAX_UNROLLED_SUM:
+                return True
+    return False
+
+
 def _fuses_as_one_sum(pieces, shape) -> bool:
-    """Whether the fused sum is the faster fold: only copies and mirrors (edge sums
-    and period folds are reductions), few combinations, and unpadded trailing axes
-    of at least _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long
-    and run without branches."""
+    """Whether the fused sum is the fold to take.
+
+    One padded axis with no reduction, either thin (bands at most
+    ``_MAX_BAND_SHARE_ONE_AXIS`` of the cotangent) or the short last axis: the
+    fused sum is then jnp.pad's own transpose (each piece padded into place,
+    summed), which fuses with what produces the cotangent and what consumes the
+    result; in-place bands measured 1.5-1.75x jnp.pad in the heat-equation scan,
+    and boxes along a short last axis 1.45-1.9x (docs/performance.md, "Forms the
+    planner picks"). Otherwise: only copies and mirrors (edge sums and period folds
+    are reductions), few combinations, and unpadded trailing axes of at least
+    _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long and run
+    without branches."""
+    if len(pieces) == 1:
+        ((axis, axis_pieces),) = pieces.items()
+        if _reduces(axis_pieces):
+            return False
+        total = sum(p.stop - p.start for p in axis_pieces)
+        bands = total - sum(p.stop - p.start for p in axis_pieces if p.direct)
+        short_last = axis == len(shape) - 1 and shape[axis] < _MIN_UPDATED_ROW
+        if short_last or bands <= _MAX_BAND_SHARE_ONE_AXIS * total:
+            return True
     row = 1
     for axis in reversed(range(len(shape))):
         if axis in pieces:

@@ -52,16 +52,43 @@ def test_cpu_thin_pads_are_placed_then_updated(mode):
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
-def test_cpu_wide_or_periodic_pads_gather(mode):
+def test_cpu_wide_or_periodic_pads_concatenate(mode):
     # Half the axis on each side: bands are most of the output, and the in-place
-    # updates run on one thread each. One padded axis: one concatenate; two: the
-    # gather (one pass where concatenates take one per axis).
+    # updates run on one thread each: jnp.pad's graph, a concatenate per axis. No
+    # gather on CPU, for one padded axis or several, thin or spanning periods.
     assert plan_pad((64, 64), (128, 64), (32, 0), mode, CPU).form == "concatenate"
-    assert plan_pad((64, 64), (128, 128), (32, 32), mode, CPU).form == "gather"
-    # Several periods on two axes: the gather (one pass where concatenates take one
-    # per axis); on one axis, one concatenate that tiles a period.
-    assert plan_pad((4, 6, 512), (40, 42, 512), (18, 18, 0), mode, CPU).form == "gather"
+    assert plan_pad((64, 64), (128, 128), (32, 32), mode, CPU).form == "concatenate"
+    assert plan_pad((4, 6, 512), (40, 42, 512), (18, 18, 0), mode, CPU).form == "concatenate"
     assert plan_pad((4, 512), (40, 512), (18, 0), mode, CPU).form == "concatenate"
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_cpu_band_share_limit_is_tighter_for_one_axis(mode):
+    # One padded axis: a concatenate is one pass, so the single-threaded bands must
+    # be thin (a pad of 10% of the axis concatenates); several axes: a concatenate
+    # per axis, so bands up to a quarter of the output are updated in place.
+    assert plan_pad((16, 1000), (16, 1100), (0, 0), mode, CPU).form == "concatenate"
+    assert plan_pad((16, 1000), (16, 1020), (0, 10), mode, CPU).form == "pad_then_update"
+    assert plan_pad((100, 100), (110, 110), (5, 5), mode, CPU).form == "pad_then_update"
+    assert plan_pad((100, 100), (140, 140), (20, 20), mode, CPU).form == "concatenate"
+
+
+@cpu_only
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_several_wide_pads_in_one_program_share_no_index_table(mode):
+    # Three pads with equal tables in one program: the gather's shared index table
+    # was materialised and read through a transposing copy (23x one pad's time).
+    # Now each pad is its own concatenates: no gather, no copy in the program.
+    def f(a, b, c):
+        return [jaxpad.pad(v, (0, 0, 20, 20), (0, 0, 20, 20), mode) for v in (a, b, c)]
+
+    args = [jnp.ones((2, 3, 16, 16)) + i for i in range(3)]
+    entry = jax.jit(f).lower(*args).compile().as_text().split("ENTRY")[1]
+    assert " gather(" not in entry and " copy(" not in entry and "wrapped_copy" not in entry
+    for got, v in zip(jax.jit(f)(*args), args):
+        np.testing.assert_array_equal(
+            got, numpy_pad(np.asarray(v), (0, 0, 20, 20), (0, 0, 20, 20), mode)
+        )
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
@@ -149,6 +176,54 @@ def test_fold_of_a_long_last_axis_updates_bands_in_place(mode, last):
     assert plan_fold(shape, (9, last + 5), begin, end, mode, np.float32, OTHER).form == "boxes"
     ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
     np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+@pytest.mark.parametrize("shape,axis", [((256, 256), 1), ((256, 256), 0), ((12, 300, 3), 2)])
+def test_fold_of_one_axis_is_the_fused_sum(mode, shape, axis):
+    # One padded axis, no reduction: jnp.pad's own transpose, the pieces padded into
+    # place and summed (band updates measured 1.5x jnp.pad in the heat-equation scan,
+    # boxes along a short last axis 1.5-1.9x).
+    begin, end = [0] * len(shape), [0] * len(shape)
+    begin[axis], end[axis] = 1, 2
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    plan = plan_fold(shape, out_shape, begin, end, mode, np.float32, CPU)
+    assert plan.form == "one_sum" and plan.groups == ((axis,),)
+    ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_fold_of_one_axis_with_a_long_edge_run_is_not_the_fused_sum():
+    # An edge run past _MAX_UNROLLED_SUM is a reduction: the fused sum is not taken.
+    plan = plan_fold((4, 300), (4, 340), (0, 20), (0, 20), "edge", np.float32, CPU)
+    assert plan.form == "bands"
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_fold_of_one_wide_pad_of_a_long_last_axis_updates_bands(mode):
+    # Bands past a sixteenth of the cotangent on a long last axis: the slice plus
+    # in-place band updates (the fused sum measured 1.1-1.4x jnp.pad there).
+    plan = plan_fold((16, 1000), (16, 1200), (0, 0), (0, 200), mode, np.float32, CPU)
+    assert plan.form == "bands"
+
+
+@pytest.mark.parametrize("mode", ["edge", "wrap"])
+@pytest.mark.parametrize(
+    "shape,begin,end,form",
+    [
+        ((7, 3, 10), (3, 0, 20), (3, 0, 100), "boxes"),
+        ((5, 2, 200), (2, 0, 30), (2, 0, 1900), "bands"),
+    ],
+)
+def test_fold_with_reductions_on_several_axes_goes_axis_by_axis(mode, shape, begin, end, form):
+    # Edge runs (or periods) longer than _MAX_UNROLLED_SUM on one of several axes:
+    # one axis per group, the last first, as jnp.pad's transpose (folded together,
+    # (23, 4, 6955) edge by half the last axis measured 2.2x jnp.pad's VJP).
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    plan = plan_fold(shape, out_shape, begin, end, mode, np.float32, CPU)
+    assert plan.groups == ((2,), (0,)) and plan.form == form
+    ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
+    np.testing.assert_allclose(ours(ct)[0], theirs(ct)[0], rtol=1e-5, atol=1e-4)
 
 
 def test_fold_with_many_boxes_folds_a_group_of_axes_at_a_time():
