@@ -313,9 +313,10 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
 
 def _reduces(axis_pieces) -> bool:
     """Whether folding one of these pieces takes a reduction (``extract``): an edge
-    run or a pad of periods longer than ``_MAX_UNROLLED_SUM``."""
+    run (or the odd modes' weighted edge terms) or a pad of periods longer than
+    ``_MAX_UNROLLED_SUM``."""
     for piece in axis_pieces:
-        if piece.kind == "sum" and piece.stop - piece.start > _MAX_UNROLLED_SUM:
+        if piece.kind in ("sum", "weighted") and piece.stop - piece.start > _MAX_UNROLLED_SUM:
             return True
         if piece.kind == "period":
             reps = -(-(piece.phase + piece.stop - piece.start) // piece.period)
