@@ -14,6 +14,7 @@ to a gather with batching dimensions. Nothing is unrolled per example.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from functools import partial
 
@@ -25,8 +26,8 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks
-from jaxpad._index_maps import MODES, reduced_pad
+from jaxpad import _checks, _sides
+from jaxpad._index_maps import reduced_pad
 from jaxpad._lowering import (
     active_axes,
     copied_mask,
@@ -36,6 +37,7 @@ from jaxpad._lowering import (
     plan_dynamic_fold,
     register_lowering,
 )
+from jaxpad._pad import pad
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import DynamicPads
 
@@ -87,7 +89,7 @@ def dynamic_pad(
     """
     x = jnp.asarray(x)
     ndim = x.ndim
-    mode = _checks.check_mode(_FN, mode, MODES)
+    mode = _sides.parse_modes(_FN, mode, ndim)
     shape = _checks.static_int_tuple(_FN, "shape", shape, allow_symbolic=True)
     if len(shape) != ndim:
         raise ValueError(
@@ -95,12 +97,53 @@ def dynamic_pad(
             f"got {len(shape)}: {shape}."
         )
     _checks.check_non_negative(_FN, "shape", shape)
+    classic = isinstance(mode, str) and (
+        pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
+    )
+    if not classic:
+        return _sided(x, pads_begin, shape, mode, pad_value)
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
     x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
     return dynamic_pad_p.bind(
         x, pad_value, pads_begin, shape=shape, mode=mode, static_pads=static_pads
     )
+
+
+def _sided(x, pads_begin, shape, mode, pad_value):
+    """Per-side modes, odd modes, or per-side values: static pads take the static
+    primitive; traced ones the composition of ``_sides.dynamic_sided_pad``."""
+    values = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
+    if isinstance(mode, str):
+        mode = ((mode, mode),) * x.ndim
+    _sides.check_dtype(_FN, mode, x.dtype)
+    for axis, n in enumerate(x.shape):
+        if not (_is_static(n) and _is_static(shape[axis])):
+            raise ValueError(
+                f"{_FN}: axis {axis} has the symbolic size {n}; per-side and odd modes need "
+                "concrete sizes. Give that axis a concrete size, or one mode for every side."
+            )
+    # Validates pads_begin as the primitive's path does; its reduced form is not used.
+    _pads_operand(pads_begin, x.shape, shape, "constant")
+    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
+        entries = [pads_begin[axis] for axis in range(x.ndim)]
+        if not isinstance(pads_begin, jax.core.Tracer):
+            entries = [int(entry) for entry in np.asarray(pads_begin)]
+    else:
+        entries = [
+            entry if isinstance(entry, jax.core.Tracer) else operator.index(entry)
+            for entry in pads_begin
+        ]
+    # Static pads take the static primitive, and its fold. Beyond int32 they take the
+    # composition, which reduces them (the ends would leave int64 at the extremes).
+    if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
+        ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
+        padded = pad(x, entries, ends, mode, None)
+        if values is None:
+            return padded
+        term = _sides.value_term(values, mode, x.shape, shape, entries)
+        return _sides.add_values(padded, term)
+    return _sides.dynamic_sided_pad(x, entries, shape, mode, values)
 
 
 def _pads_operand(value, x_shape, shape, mode):

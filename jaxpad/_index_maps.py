@@ -14,6 +14,16 @@ from jax.errors import InconclusiveDimensionOperation
 
 MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 
+# Modes a side of an axis may have on top of MODES (docs/modes.md). Each is linear in
+# (x, pad_value): ``sign * x[source] + first * x[0] + last * x[n - 1] + value * v``,
+# with ``source`` the index map of its base mode (``side_coefficients``).
+ODD_MODES = ("reflect_odd", "symmetric_odd")
+SIDE_MODES = MODES + ODD_MODES + ("dirichlet",)
+# Sides that read the pad value, and sides whose ghost cells are arithmetic on x
+# (they need a numeric dtype).
+VALUE_MODES = ("constant", "dirichlet")
+ARITHMETIC_MODES = ODD_MODES + ("dirichlet",)
+
 # Modes whose map repeats with a period; larger pads continue that period.
 _PERIODIC = ("reflect", "symmetric", "wrap")
 
@@ -21,6 +31,13 @@ _PERIODIC = ("reflect", "symmetric", "wrap")
 def effective_mode(mode: str, n: int) -> str:
     """On an axis of one element every periodic mode repeats that element, as edge does."""
     return "edge" if mode in _PERIODIC and n == 1 else mode
+
+
+def base_mode(mode: str) -> str:
+    """The mode whose index map a side mode reads through (``side_coefficients``)."""
+    return {"reflect_odd": "reflect", "symmetric_odd": "symmetric", "dirichlet": "symmetric"}.get(
+        mode, mode
+    )
 
 
 def period(mode: str, n: int) -> int:
@@ -56,6 +73,60 @@ def source_index(mode: str, n: int, offsets, xp=np):
         return phase
     mirror = p - phase if mode == "reflect" else p - 1 - phase
     return xp.where(phase < n, phase, mirror)
+
+
+@dataclasses.dataclass(frozen=True)
+class SideCoefficients:
+    """Per output offset ``j`` of one axis: ``out[j] = sign * x[source(j)] +
+    first * x[0] + last * x[n - 1] + value * v``, where ``source`` is the index map
+    of the side's ``base_mode`` and ``v`` the side's pad value. Offsets in ``[0, n)``
+    copy (``sign`` 1, the rest 0)."""
+
+    sign: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    value: np.ndarray
+
+    def row_sum(self):
+        """What the axis makes of a constant: the factor a value term of an earlier
+        axis is carried through this one by."""
+        return self.sign + self.first + self.last
+
+
+def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> SideCoefficients:
+    """The coefficients of ``modes = (begin_mode, end_mode)`` at ``offsets``.
+
+    Odd reflections turn about the edges: about the edge element (``reflect_odd``,
+    period ``2 (n - 1)``) or about the face past it (``symmetric_odd``, period
+    ``2 n``), ``2 x[edge] - x[mirror]``. Each period further out adds
+    ``2 (x[n - 1] - x[0])``, numpy's cumulative odd reflection. ``dirichlet`` is
+    ``2 v - symmetric``: odd about the value ``v`` at the face, at every width.
+    ``periods_before`` adds whole periods to each side's count (traced pads reduced
+    to a small equivalent one, ``_sides``).
+    """
+    begin = offsets < 0
+    end = offsets >= n
+    zeros = xp.zeros_like(offsets)
+    sign, first, last, value = zeros + 1, zeros, zeros, zeros
+    for mode, region, extra in (
+        (modes[0], begin, periods_before[0]),
+        (modes[1], end, periods_before[1]),
+    ):
+        mode = mode if n != 1 or mode not in ODD_MODES else "edge"
+        if mode == "constant":
+            sign = xp.where(region, 0, sign)
+            value = xp.where(region, 1, value)
+        elif mode == "dirichlet":
+            sign = xp.where(region, -1, sign)
+            value = xp.where(region, 2, value)
+        elif mode in ODD_MODES:
+            p = period(base_mode(mode), n)
+            turns = xp.floor_divide(offsets, p) + extra
+            mirrored = xp.remainder(offsets, p) >= n
+            sign = xp.where(region & mirrored, -1, sign)
+            first = xp.where(region, -2 * turns, first)
+            last = xp.where(region, 2 * turns + 2 * mirrored, last)
+    return SideCoefficients(sign, first, last, value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,48 +213,54 @@ def _one_run(mode: str, n, region_start: int, region_stop: int, start: int):
     return None
 
 
-def fold_pieces(mode: str, n, pads_begin: int, out_size) -> list[Piece]:
+def fold_pieces(mode, n, pads_begin: int, out_size, fill: bool = False) -> list[Piece]:
     """The pieces whose sum is the transpose of padding one axis (interior 0).
 
-    The direct copy (``direct=True``) comes first when there is one. Each padding
-    region becomes at most three pieces, or one ``"period"`` piece when it spans more
-    than a period, so the number of pieces never grows with the pad width.
+    ``mode`` is a mode of ``MODES``, or a ``(begin, end)`` pair of them for an axis
+    whose sides differ. The direct copy (``direct=True``) comes first when there is
+    one. Each padding region becomes at most three pieces, or one ``"period"`` piece
+    when it spans more than a period, so the number of pieces never grows with the
+    pad width. With ``fill``, a constant region is a ``"fill"`` piece (the forward
+    writes zeros there; the fold has nothing to add).
 
     ``n`` and ``out_size`` may be symbolic (``jax.export``) when each padding region
     is read as one run (a pad shorter than the axis); the comparisons then raise
     ``jax.errors.InconclusiveDimensionOperation`` unless the constraints decide them.
     """
+    modes = (mode, mode) if isinstance(mode, str) else tuple(mode)
     first = -pads_begin  # source offset of output position 0
     last = first + out_size
     pieces = []
     lo, hi = min(max(first, 0), n), max(min(last, n), 0)
     if hi > lo:
         pieces.append(Piece(lo, hi, lo - first, hi - first, "copy", direct=True))
-    if mode == "constant" or (isinstance(n, int) and n == 0):
-        return pieces
-    mode = effective_mode(mode, n)
     regions = [(first, min(0, last)), (max(n, first), last)]
-    for region_start, region_stop in regions:
+    for side_mode, (region_start, region_stop) in zip(modes, regions):
         if region_stop <= region_start:
             continue
         start, stop = region_start - first, region_stop - first
-        if mode == "edge":
+        if side_mode == "constant" or (isinstance(n, int) and n == 0):
+            if fill:
+                pieces.append(Piece(0, 0, start, stop, "fill"))
+            continue
+        side_mode = effective_mode(side_mode, n)
+        if side_mode == "edge":
             src = 0 if region_stop <= 0 else n - 1
             pieces.append(Piece(src, src + 1, start, stop, "sum"))
             continue
         try:
-            run = _one_run(mode, n, region_start, region_stop, start)
+            run = _one_run(side_mode, n, region_start, region_stop, start)
         except InconclusiveDimensionOperation:
-            raise SymbolicPadError(mode, n, region_start, region_stop) from None
+            raise SymbolicPadError(side_mode, n, region_start, region_stop) from None
         if run is not None:
             pieces.append(run)
             continue
         if not isinstance(n, (int, np.integer)):
-            raise SymbolicPadError(mode, n, region_start, region_stop)
-        p = period(mode, n)
+            raise SymbolicPadError(side_mode, n, region_start, region_stop)
+        p = period(side_mode, n)
         if region_stop - region_start <= p:
             offsets = np.arange(region_start, region_stop)
-            pieces.extend(_runs(source_index(mode, n, offsets), start))
+            pieces.extend(_runs(source_index(side_mode, n, offsets), start))
             continue
         pieces.append(
             Piece(
@@ -194,7 +271,7 @@ def fold_pieces(mode: str, n, pads_begin: int, out_size) -> list[Piece]:
                 "period",
                 period=p,
                 phase=region_start % p,
-                inner=period_pieces(mode, n),
+                inner=period_pieces(side_mode, n),
             )
         )
     return pieces

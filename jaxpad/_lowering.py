@@ -43,11 +43,13 @@ from jaxpad._gather import broadcast_table, gather_tables
 from jaxpad._index_maps import (
     Piece,
     SymbolicPadError,
+    base_mode,
     effective_mode,
     fold_pieces,
     interior_range,
     period,
     period_pieces,
+    side_coefficients,
     source_index,
 )
 from jaxpad._sharding import is_partitioned, with_auto_axes
@@ -408,6 +410,9 @@ def register_lowering(prim, lowering, *, per_platform=True, auto_axes=True):
 
 
 def pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
+    if is_sided(mode):
+        out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
+        return build_sided_pad(x, out_shape, pads_begin, mode)
     if mode == "constant":
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     # Interior padding needs mode="constant" (the shape rule checks it).
@@ -572,6 +577,8 @@ def _edge_by_pads(x, axis, pieces, size):
 
 
 def fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, target):
+    if is_sided(mode):
+        return build_sided_fold(t, operand_shape, pads_begin, mode)
     plan = plan_fold(operand_shape, t.shape, pads_begin, pads_end, mode, t.dtype, target)
     if plan.form == "crop":
         # Undo the exterior padding, then skip the interior pad values.
@@ -987,3 +994,131 @@ def _fold_axis_dense(t, axis, pads, n, mode, num_batch):
             )
         folded.append(total)
     return lax.concatenate(folded, axis)
+
+
+# Per-side modes -------------------------------------------------------------------
+# ``mode`` is a tuple with one (begin, end) pair per axis when the sides of an axis
+# differ or use an arithmetic mode (odd reflections, dirichlet). Axes are padded one
+# after the other, as numpy pads them, each a concatenate of the pieces of its two
+# sides' base modes (``fill`` for a constant side: zeros here, the value is added by
+# ``_sides``), then ``sign * base + first * x[0] + last * x[n - 1]`` on the
+# arithmetic sides: slices, a concatenate and elementwise terms, which fuse with
+# their consumer as ``jnp.pad``'s chains do. The fold runs the axes in reverse,
+# each the one-sum fold of the base pieces of the signed cotangent plus the
+# reductions of the edge terms. Both are single forms on every platform.
+
+
+def is_sided(mode) -> bool:
+    return not isinstance(mode, str)
+
+
+def _base_pair(modes):
+    return (base_mode(modes[0]), base_mode(modes[1]))
+
+
+def _sided_axes(shape, out_shape, pads_begin, mode, fn_name):
+    """The padded axes, each with its static size; symbolic ones are refused."""
+    axes = _padded_axes(shape, out_shape, pads_begin)
+    for axis in axes:
+        if not (_is_static(shape[axis]) and _is_static(out_shape[axis])):
+            raise ValueError(
+                f"{fn_name}: axis {axis} has the symbolic size {shape[axis]} and per-side "
+                f"mode {mode[axis]}; per-side and odd modes need a concrete size on every "
+                "padded axis. Give that axis a concrete size, or one mode for every side."
+            )
+    return axes
+
+
+def _axis_vector(values, ndim, axis, dtype):
+    shape = [1] * ndim
+    shape[axis] = len(values)
+    return np.asarray(values).astype(dtype).reshape(shape)
+
+
+def _edge_terms(coefficients, region, y, axis, n):
+    """``first * y[0] + last * y[n - 1]`` over ``region`` of an axis, or None."""
+    terms = None
+    for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+        values = coefficient[region]
+        if not np.any(values):
+            continue
+        edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
+        term = edge * _axis_vector(values, y.ndim, axis, y.dtype)
+        terms = term if terms is None else terms + term
+    return terms
+
+
+def build_sided_pad(x, out_shape, pads_begin, mode, fn_name="jaxpad.pad"):
+    """The forward of a per-side pad (``mode`` a tuple of pairs), axis by axis."""
+    if any(size == 0 for size in out_shape):
+        return jnp.zeros(out_shape, x.dtype)
+    y = x
+    for axis in _sided_axes(x.shape, out_shape, pads_begin, mode, fn_name):
+        n, size, lo = x.shape[axis], out_shape[axis], pads_begin[axis]
+        pieces = fold_pieces(_base_pair(mode[axis]), n, lo, size, fill=True)
+        offsets = np.arange(size) - lo
+        coefficients = side_coefficients(mode[axis], n, offsets)
+        regions = []
+        for side in ("begin", "copy", "end"):
+            region = {"begin": offsets < 0, "copy": (offsets >= 0) & (offsets < n)}.get(
+                side, offsets >= n
+            )
+            if not region.any():
+                continue
+            start, stop = int(np.argmax(region)), int(len(region) - np.argmax(region[::-1]))
+            parts = [
+                _sided_piece_values(y, piece, axis)
+                for piece in sorted(pieces, key=lambda p: p.start)
+                if start <= piece.start < stop
+            ]
+            values = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+            sign = coefficients.sign[start:stop]
+            if side != "copy" and np.any(sign == -1):
+                values = values * _axis_vector(sign, y.ndim, axis, y.dtype)
+            terms = _edge_terms(coefficients, slice(start, stop), y, axis, n)
+            if side != "copy" and terms is not None:
+                values = values + terms
+            regions.append(values)
+        y = lax.concatenate(regions, axis) if len(regions) > 1 else regions[0]
+    return y
+
+
+def _sided_piece_values(y, piece, axis):
+    if piece.kind == "fill":
+        shape = list(y.shape)
+        shape[axis] = piece.stop - piece.start
+        return jnp.zeros(shape, y.dtype)
+    return piece_values(y, piece, axis)
+
+
+def build_sided_fold(t, operand_shape, pads_begin, mode, fn_name="jaxpad.pad"):
+    """The transpose of ``build_sided_pad``: the axes folded in reverse order."""
+    if any(size == 0 for size in operand_shape) or t.size == 0:
+        return jnp.zeros(operand_shape, t.dtype)
+    dtype = t.dtype
+    accumulate = _accumulate_dtype(dtype)
+    if accumulate is not None:
+        t = t.astype(accumulate)
+    axes = _sided_axes(operand_shape, t.shape, pads_begin, mode, fn_name)
+    for axis in reversed(axes):
+        n, size, lo = operand_shape[axis], t.shape[axis], pads_begin[axis]
+        offsets = np.arange(size) - lo
+        coefficients = side_coefficients(mode[axis], n, offsets)
+        pieces = fold_pieces(_base_pair(mode[axis]), n, lo, size)
+        shape = list(t.shape)
+        shape[axis] = n
+        signed = t
+        if np.any(coefficients.sign == -1):
+            signed = t * _axis_vector(coefficients.sign, t.ndim, axis, t.dtype)
+        folded = fold_as_one_sum(signed, {axis: pieces}, shape) if pieces else None
+        for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+            if not np.any(coefficient):
+                continue
+            weights = _axis_vector(coefficient, t.ndim, axis, t.dtype)
+            total = (t * weights).sum(axis=axis, keepdims=True)
+            config = [(0, 0, 0)] * t.ndim
+            config[axis] = (index, n - 1 - index, 0)
+            total = lax.pad(total, np.zeros((), t.dtype), config)
+            folded = total if folded is None else folded + total
+        t = folded if folded is not None else jnp.zeros(shape, t.dtype)
+    return t.astype(dtype)

@@ -17,8 +17,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks
-from jaxpad._index_maps import MODES
+from jaxpad import _checks, _sides
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import IntSequence
@@ -78,7 +77,7 @@ def pad(
     """
     x = jnp.asarray(x)
     ndim = x.ndim
-    mode = _checks.check_mode(_FN, mode, MODES)
+    mode = _sides.parse_modes(_FN, mode, ndim)
     pads_begin = _checks.static_int_tuple(
         _FN, "pads_begin", pads_begin, traced_hint=_TRACED_PADS_HINT
     )
@@ -87,15 +86,29 @@ def pad(
         interior = (0,) * ndim
     else:
         interior = _checks.static_int_tuple(_FN, "interior", interior)
-    pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
+    values = None
+    if isinstance(mode, str) and (
+        pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
+    ):
+        pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
+    else:
+        values = _sides.values_operand(_FN, pad_value, mode, ndim, x.dtype)
+        if isinstance(mode, str):  # per-side values with one mode
+            mode = ((mode, mode),) * ndim
+        _sides.check_dtype(_FN, mode, x.dtype)
+        pad_value = np.zeros((), x.dtype)
     if not isinstance(crop_first, (bool, np.bool_)):
         raise TypeError(f"{_FN}: crop_first must be a bool; got {crop_first!r}.")
     if crop_first:
         x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
     x, pad_value = match_varying(x, pad_value)
-    return pad_p.bind(
+    padded = pad_p.bind(
         x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
     )
+    if values is None:
+        return padded
+    term = _sides.value_term(values, mode, x.shape, padded.shape, pads_begin)
+    return _sides.add_values(padded, term)
 
 
 def _crop_first(x, pads_begin, pads_end, interior):
@@ -133,8 +146,12 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
     _checks.check_non_negative(fn_name, "interior", interior)
     if mode != "constant" and any(interior):
         raise ValueError(
-            f"{fn_name}: interior padding needs mode='constant'; got interior="
-            f"{interior} with mode={mode!r}."
+            f"{fn_name}: interior padding needs mode='constant' and a scalar pad_value; "
+            f"got interior={interior} with mode={_sides.describe_modes(mode)}."
+        )
+    if not isinstance(mode, str) and len(mode) != ndim:
+        raise ValueError(
+            f"{fn_name}: mode needs one entry per axis of x (x.ndim={ndim}); got {len(mode)}."
         )
     out_shape = []
     for axis, (n, lo, hi, r) in enumerate(zip(shape, pads_begin, pads_end, interior)):
@@ -160,9 +177,12 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
                 f"{fn_name}: the output would have negative size {size} on axis {axis}: "
                 f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, pads_end[{axis}]={hi}."
             )
-        if mode != "constant" and n == 0 and size > 0:
+        axis_modes = (mode, mode) if isinstance(mode, str) else mode[axis]
+        reading = [m for m, pad in zip(axis_modes, (lo, hi)) if m != "constant" and pad > 0]
+        if reading and n == 0 and size > 0:
+            shown = repr(mode) if isinstance(mode, str) else f"{reading[0]!r} on axis {axis}"
             raise ValueError(
-                f"{fn_name}: mode={mode!r} cannot fill axis {axis} of x.shape="
+                f"{fn_name}: mode={shown} cannot fill axis {axis} of x.shape="
                 f"{tuple(shape)}: it is empty and the output is not (size {size}); "
                 "only mode='constant' can pad an empty axis."
             )
@@ -220,27 +240,34 @@ def _pad_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mode
     x, pad_value = batched_args
     x_bdim, value_bdim = batch_dims
     if value_bdim is None:
-        params = _insert_unpadded_axis(x_bdim, pads_begin, pads_end, interior)
-        return pad_p.bind(x, pad_value, mode=mode, **params), x_bdim
+        params = _insert_unpadded_axis(x_bdim, pads_begin, pads_end, interior, mode)
+        return pad_p.bind(x, pad_value, **params), x_bdim
     # One pad value per example: pad with zeros, then select the values into the
     # positions that a pad of an all-True mask leaves False.
     size = pad_value.shape[value_bdim]
     x = batching.bdim_at_front(x, x_bdim, size)
     pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
-    params = dict(_insert_unpadded_axis(0, pads_begin, pads_end, interior), mode=mode)
+    params = _insert_unpadded_axis(0, pads_begin, pads_end, interior, mode)
     padded = pad_p.bind(x, np.zeros((), x.dtype), **params)
     copied = pad_p.bind(jnp.ones(x.shape, bool), np.zeros((), bool), **params)
     values = lax.broadcast_in_dim(pad_value, padded.shape, (0,))
     return lax.select(copied, padded, values), 0
 
 
-def _insert_unpadded_axis(axis, pads_begin, pads_end, interior):
-    def insert(values):
+def _insert_unpadded_axis(axis, pads_begin, pads_end, interior, mode):
+    def insert(values, entry=0):
         values = list(values)
-        values.insert(axis, 0)
+        values.insert(axis, entry)
         return tuple(values)
 
-    return dict(pads_begin=insert(pads_begin), pads_end=insert(pads_end), interior=insert(interior))
+    if not isinstance(mode, str):  # per-side modes: the batch axis is not padded
+        mode = insert(mode, ("constant", "constant"))
+    return dict(
+        pads_begin=insert(pads_begin),
+        pads_end=insert(pads_end),
+        interior=insert(interior),
+        mode=mode,
+    )
 
 
 # The fold: pad_p's transpose ----------------------------------------------------
@@ -279,8 +306,8 @@ def _fold_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mod
     (t,), (bdim,) = batched_args, batch_dims
     operand_shape = list(operand_shape)
     operand_shape.insert(bdim, t.shape[bdim])
-    params = _insert_unpadded_axis(bdim, pads_begin, pads_end, interior)
-    return fold_p.bind(t, mode=mode, operand_shape=tuple(operand_shape), **params), bdim
+    params = _insert_unpadded_axis(bdim, pads_begin, pads_end, interior, mode)
+    return fold_p.bind(t, operand_shape=tuple(operand_shape), **params), bdim
 
 
 # Registration -------------------------------------------------------------------

@@ -46,9 +46,10 @@ ROWS = [
         "unknown mode",
         'jaxpad.pad(jnp.ones(3), [1], [1], "mirror")',
         "ValueError",
-        "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', 'wrap'; got "
-        "'mirror'. Other frameworks' names translate with jaxpad.modes (from_torch, "
-        "from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
+        "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', 'wrap', "
+        "'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' names "
+        "translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, from_opencv, "
+        "from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.pad",
@@ -116,15 +117,16 @@ ROWS = [
         "pad_value with a non-constant mode",
         'jaxpad.pad(jnp.ones(3), [1], [1], "edge", 0.0)',
         "ValueError",
-        "jaxpad.pad: pad_value is only used by mode='constant'; got pad_value=0.0 with "
-        "mode='edge'.",
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or 'dirichlet'; "
+        "got pad_value=0.0 with mode='edge'.",
     ),
     Row(
         "jaxpad.pad",
         "non-scalar pad_value",
         "jaxpad.pad(jnp.ones(3), [1], [1], pad_value=jnp.ones(2))",
         "ValueError",
-        "jaxpad.pad: pad_value must be a scalar; got shape (2,).",
+        "jaxpad.pad: pad_value must be a scalar or have shape (x.ndim, 2) = (1, 2), one value "
+        "per side of each axis; got shape (2,).",
     ),
     Row(
         "jaxpad.pad",
@@ -139,8 +141,8 @@ ROWS = [
         "interior with a non-constant mode",
         'jaxpad.pad(jnp.ones(3), [1], [1], "reflect", interior=[1])',
         "ValueError",
-        "jaxpad.pad: interior padding needs mode='constant'; got interior=(1,) with "
-        "mode='reflect'.",
+        "jaxpad.pad: interior padding needs mode='constant' and a scalar pad_value; got "
+        "interior=(1,) with mode='reflect'.",
     ),
     Row(
         "jaxpad.pad",
@@ -163,8 +165,9 @@ ROWS = [
         'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "mirror")',
         "ValueError",
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
-        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' "
+        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
+        "from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -208,8 +211,8 @@ ROWS = [
         "pad_value with a non-constant mode",
         'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "wrap", 1.0)',
         "ValueError",
-        "jaxpad.dynamic_pad: pad_value is only used by mode='constant'; got pad_value=1.0 with "
-        "mode='wrap'.",
+        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant' or "
+        "'dirichlet'; got pad_value=1.0 with mode='wrap'.",
     ),
     Row(
         "jaxpad.dynamic_pad",

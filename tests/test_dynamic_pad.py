@@ -481,7 +481,7 @@ def test_error_unknown_mode():
     with error(
         ValueError,
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap'; got 'mirror'",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'",
     ):
         jaxpad.dynamic_pad(jnp.ones(2), jnp.array([1]), (3,), "mirror")
 
@@ -489,14 +489,17 @@ def test_error_unknown_mode():
 def test_error_pad_value_with_non_constant_mode():
     with error(
         ValueError,
-        "jaxpad.dynamic_pad: pad_value is only used by mode='constant'; got pad_value=1.0 with "
+        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant' or "
+        "'dirichlet'; got pad_value=1.0 with "
         "mode='edge'",
     ):
         jaxpad.dynamic_pad(jnp.ones(2), jnp.array([1]), (3,), "edge", 1.0)
 
 
 def test_error_non_scalar_pad_value():
-    with error(ValueError, "jaxpad.dynamic_pad: pad_value must be a scalar; got shape (2,)"):
+    with error(
+        ValueError, "jaxpad.dynamic_pad: pad_value must be a scalar or have shape (x.ndim, 2)"
+    ):
         jaxpad.dynamic_pad(jnp.ones(2), jnp.array([1]), (3,), pad_value=jnp.ones(2))
 
 

@@ -485,7 +485,7 @@ def test_error_unknown_mode():
     with raises(
         ValueError,
         "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', "
-        "'symmetric', 'wrap'; got 'mirror'.",
+        "'symmetric', 'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'.",
     ):
         jaxpad.pad(X, [0] * 3, [0] * 3, "mirror")
 
@@ -544,14 +544,18 @@ def test_error_negative_output_size():
 def test_error_pad_value_with_non_constant_mode():
     with raises(
         ValueError,
-        "jaxpad.pad: pad_value is only used by mode='constant'; got "
-        "pad_value=1.0 with mode='edge'.",
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or "
+        "'dirichlet'; got pad_value=1.0 with mode='edge'.",
     ):
         jaxpad.pad(X, [0] * 3, [0] * 3, "edge", 1.0)
 
 
 def test_error_non_scalar_pad_value():
-    with raises(ValueError, "jaxpad.pad: pad_value must be a scalar; got shape (2,)."):
+    with raises(
+        ValueError,
+        "jaxpad.pad: pad_value must be a scalar or have shape (x.ndim, 2) = (3, 2), one "
+        "value per side of each axis; got shape (2,).",
+    ):
         jaxpad.pad(X, [0] * 3, [0] * 3, pad_value=jnp.ones(2))
 
 
@@ -563,7 +567,7 @@ def test_error_complex_pad_value_for_real_x():
 def test_error_interior_with_non_constant_mode():
     with raises(
         ValueError,
-        "jaxpad.pad: interior padding needs mode='constant'; got "
+        "jaxpad.pad: interior padding needs mode='constant' and a scalar pad_value; got "
         "interior=(1, 0, 0) with mode='reflect'.",
     ):
         jaxpad.pad(X, [0] * 3, [0] * 3, "reflect", interior=[1, 0, 0])

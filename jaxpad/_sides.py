@@ -1,0 +1,253 @@
+"""Per-axis and per-side boundary modes: parsing ``mode`` and ``pad_value``, and the
+pad value's term.
+
+A mode per side is either one of ``MODES`` for every side (the primitives' string
+``mode``, planned by ``_lowering``) or a tuple with one ``(begin, end)`` pair per axis.
+Every side mode is linear in ``(x, pad_value)``, so a pad is ``L(x) + V(pad_value)``:
+the primitive computes ``L``, with a zero wherever a side reads its value, and the
+value enters as a sum of separable terms: the value of side ``s`` of axis ``k`` lands
+on that side's region of axis ``k`` (times 1 for ``constant``, 2 for ``dirichlet``),
+spread over the whole extent of the axes padded before ``k`` and carried through the
+axes padded after it by what they make of a constant (``row_sum``: 1 where they copy
+or mirror, 0 on a constant side, -1 on a dirichlet side). These broadcasts fuse with
+the pad; differentiating and batching them over ``pad_value`` is plain JAX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from jaxpad import _checks
+from jaxpad._index_maps import (
+    ARITHMETIC_MODES,
+    MODES,
+    SIDE_MODES,
+    VALUE_MODES,
+    base_mode,
+    period,
+    side_coefficients,
+    source_index,
+)
+
+Sides = tuple[tuple[str, str], ...]
+
+
+def _check_one(fn_name: str, mode: object, where: str) -> str:
+    if isinstance(mode, str) and mode in SIDE_MODES:
+        return mode
+    options = ", ".join(repr(m) for m in SIDE_MODES)
+    raise ValueError(
+        f"{fn_name}: {where} must be one of {options}; got {mode!r}. Other frameworks' "
+        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
+        "from_opencv, from_onnx, from_numpy)."
+    )
+
+
+def parse_modes(fn_name: str, mode: object, ndim: int) -> str | Sides:
+    """``mode`` as one string of ``MODES`` (every side alike) or one pair per axis."""
+    if isinstance(mode, str):
+        mode = _check_one(fn_name, mode, "mode")
+        return mode if mode in MODES else ((mode, mode),) * ndim
+    if not isinstance(mode, Sequence):
+        raise TypeError(
+            f"{fn_name}: mode must be a string, or a sequence with one entry per axis of x, "
+            f"each a string or a (begin, end) pair of strings; got {mode!r}."
+        )
+    if len(mode) != ndim:
+        raise ValueError(
+            f"{fn_name}: mode needs one entry per axis of x (x.ndim={ndim}); got "
+            f"{len(mode)}: {tuple(mode)!r}."
+        )
+    pairs = []
+    for axis, entry in enumerate(mode):
+        if isinstance(entry, str):
+            entry = _check_one(fn_name, entry, f"mode[{axis}]")
+            pairs.append((entry, entry))
+            continue
+        if not isinstance(entry, Sequence) or len(entry) != 2:
+            raise TypeError(
+                f"{fn_name}: mode[{axis}] must be a string or a (begin, end) pair of "
+                f"strings; got {entry!r}."
+            )
+        pairs.append(
+            tuple(_check_one(fn_name, side, f"mode[{axis}][{i}]") for i, side in enumerate(entry))
+        )
+    sides = {side for pair in pairs for side in pair}
+    if len(sides) == 1 and next(iter(sides)) in MODES:
+        return next(iter(sides))
+    return tuple(pairs)
+
+
+def describe_modes(modes: str | Sides) -> str:
+    return repr(modes) if isinstance(modes, str) else repr(tuple(modes))
+
+
+def check_dtype(fn_name: str, modes: Sides, dtype) -> None:
+    arithmetic = sorted({side for pair in modes for side in pair} & set(ARITHMETIC_MODES))
+    if arithmetic and np.dtype(dtype) == np.bool_:
+        raise TypeError(
+            f"{fn_name}: mode {arithmetic[0]!r} computes 2 * edge - mirror, which needs a "
+            f"numeric x; got x of dtype bool."
+        )
+
+
+def values_operand(fn_name: str, pad_value: object, modes: str | Sides, ndim: int, dtype):
+    """The per-side values as an ``(ndim, 2)`` array of ``dtype``, or None for zeros."""
+    if pad_value is None:
+        return None
+    sides = {modes} if isinstance(modes, str) else {side for pair in modes for side in pair}
+    if not sides & set(VALUE_MODES):
+        raise ValueError(
+            f"{fn_name}: pad_value is only read by sides whose mode is 'constant' or "
+            f"'dirichlet'; got pad_value={_checks.describe(pad_value)} with mode="
+            f"{describe_modes(modes)}."
+        )
+    shape = np.shape(pad_value)
+    if shape not in ((), (ndim, 2)):
+        raise ValueError(
+            f"{fn_name}: pad_value must be a scalar or have shape (x.ndim, 2) = ({ndim}, 2), "
+            f"one value per side of each axis; got shape {shape}."
+        )
+    if shape == ():
+        return jnp.broadcast_to(
+            _checks.pad_value_operand(fn_name, pad_value, "constant", dtype), (ndim, 2)
+        )
+    rows = [
+        [
+            _checks.pad_value_operand(fn_name, pad_value[axis][side], "constant", dtype)
+            for side in (0, 1)
+        ]
+        for axis in range(ndim)
+    ]
+    return jnp.stack([jnp.stack(row) for row in rows])
+
+
+def value_term(values, modes: Sides, x_shape, out_shape, pads_begin):
+    """``V(values)``: what the side values add to ``L(x)`` (the module docstring)."""
+    ndim = len(x_shape)
+    dtype = values.dtype
+    compute = np.dtype(np.int32) if dtype == np.bool_ else dtype
+    coefficients = [
+        side_coefficients(modes[axis], x_shape[axis], np.arange(out_shape[axis]) - pads_begin[axis])
+        for axis in range(ndim)
+    ]
+    total = None
+    for axis in range(ndim):
+        offsets = np.arange(out_shape[axis]) - pads_begin[axis]
+        for side, region in enumerate((offsets < 0, offsets >= x_shape[axis])):
+            weights = np.where(region, coefficients[axis].value, 0)
+            if not weights.any():
+                continue
+            term = values[axis, side].astype(compute) * _along(weights, ndim, axis, compute)
+            for later in range(axis + 1, ndim):
+                carried = coefficients[later].row_sum()
+                if not np.all(carried == 1):
+                    term = term * _along(carried, ndim, later, compute)
+            total = term if total is None else total + term
+    if total is None:
+        return None
+    return jnp.broadcast_to(total, out_shape)
+
+
+def _along(values, ndim, axis, dtype):
+    shape = [1] * ndim
+    shape[axis] = len(values)
+    return np.asarray(values).astype(dtype).reshape(shape)
+
+
+def add_values(padded: jax.Array, term) -> jax.Array:
+    if term is None:
+        return padded
+    if padded.dtype == np.bool_:
+        return (padded.astype(term.dtype) + term).astype(np.bool_)
+    return padded + term
+
+
+def dynamic_sided_pad(x, entries, shape, modes: Sides, values):
+    """``dynamic_pad`` with per-side modes and traced pads, as ``jnp`` operations.
+
+    ``entries`` holds one pad per axis (an int or a traced integer scalar). Axis by
+    axis, as the static pad: a gather through the side's index map, its sign, edge
+    and value terms. Each traced pad is first reduced to one in
+    ``[-n - period, size + period)`` plus a count of whole periods, which only the
+    odd modes read (each period adds ``2 (x[n - 1] - x[0])``), so no offset
+    overflows whatever the pad's dtype and value.
+    """
+    y = x
+    for axis, (pad, size) in enumerate(zip(entries, shape)):
+        n = x.shape[axis]
+        if isinstance(pad, int) and pad == 0 and size == n:
+            continue
+        out_shape = list(y.shape)
+        out_shape[axis] = size
+        if n == 0:  # only constant sides get here (the shape rule)
+            padded = jnp.zeros(out_shape, y.dtype)
+            y = padded if values is None else padded + values[axis, 0].astype(y.dtype)
+            continue
+        reduced, extra = _reduced_sided_pad(pad, n, size, modes[axis], y.dtype)
+        offsets = lax.iota(np.int32, size) - reduced
+        coefficients = side_coefficients(modes[axis], n, offsets, xp=jnp, periods_before=extra)
+        sources = jnp.clip(offsets, 0, n - 1)
+        for region, side_mode in ((offsets < 0, modes[axis][0]), (offsets >= n, modes[axis][1])):
+            if side_mode != "constant":
+                mapped = source_index(base_mode(side_mode), n, offsets, xp=jnp)
+                sources = jnp.where(region, mapped, sources)
+        shape_along = [1] * y.ndim
+        shape_along[axis] = size
+
+        def along(vector, shape_along=shape_along):
+            return vector.astype(y.dtype).reshape(shape_along)
+
+        first = lax.slice_in_dim(y, 0, 1, axis=axis)
+        last = lax.slice_in_dim(y, n - 1, n, axis=axis)
+        gathered = jnp.take(y, sources, axis=axis)
+        if y.dtype == np.bool_:  # copies only: the arithmetic modes were refused
+            padded = gathered & along(coefficients.sign != 0)
+        else:
+            padded = (
+                gathered * along(coefficients.sign)
+                + first * along(coefficients.first)
+                + last * along(coefficients.last)
+            )
+        if values is not None:
+            for side, region in enumerate((offsets < 0, offsets >= n)):
+                weight = jnp.where(region, coefficients.value, 0)
+                term = values[axis, side] * along(weight)
+                padded = padded | term.astype(bool) if y.dtype == np.bool_ else padded + term
+        y = padded
+    return y
+
+
+def _reduced_sided_pad(pad, n: int, size: int, modes, dtype):
+    """An int32 pad reading as ``pad`` does, and the whole periods each side skipped
+    (in ``dtype``, for the odd modes' drift)."""
+    if isinstance(pad, int):
+        pad = np.asarray(pad, np.int64 if jax.config.jax_enable_x64 else np.int32)
+    pad = jnp.asarray(pad)
+    if jnp.iinfo(pad.dtype).bits < 32:
+        pad = pad.astype(np.int32)
+    periods = []
+    for side_mode in modes:
+        side_mode = "edge" if n == 1 else side_mode
+        base = base_mode(side_mode)
+        periods.append(period(base, n) if base in ("reflect", "symmetric", "wrap") else 1)
+    zero = jnp.zeros((), pad.dtype)
+    before_excess = jnp.where(pad > size, pad - size, zero)
+    unsigned = jnp.issubdtype(pad.dtype, jnp.unsignedinteger)
+    after_excess = zero if unsigned else jnp.where(pad < -n, -n - pad, zero)
+    turns_before = before_excess // periods[0]
+    turns_after = after_excess // periods[1]
+    reduced = jnp.where(
+        pad > size,
+        size + (before_excess % periods[0]).astype(np.int32),
+        jnp.where(pad < -n, -n - (after_excess % periods[1]).astype(np.int32), pad.astype(np.int32))
+        if not unsigned
+        else pad.astype(np.int32),
+    ).astype(np.int32)
+    compute = np.dtype(np.int32) if np.dtype(dtype) == np.bool_ else dtype
+    return reduced, (-turns_before.astype(compute), turns_after.astype(compute))
