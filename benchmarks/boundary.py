@@ -37,7 +37,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
+from benchmarks._timing import allocator, interleaved_stats, load, machine, pin_allocator
 from benchmarks.cases import (
     BOUNDARY_CASES,
     BOUNDARY_SIZES,
@@ -50,10 +50,23 @@ from benchmarks.cases import (
 def jaxpad_boundary(modes, width):
     """One ``jaxpad.pad`` call: every side's ghost cells at once."""
 
+    # jaxpad rejects a pad_value that no side reads.
+    reads_value = any(
+        side in ("constant", "dirichlet") for pair in side_pairs(modes) for side in pair
+    )
+
     def pad(x, values):
+        values = values if reads_value else None
         return jaxpad.pad(x, (width,) * x.ndim, (width,) * x.ndim, mode=modes, pad_value=values)
 
     return pad
+
+
+def side_pairs(modes, ndim=2):
+    """``modes`` as one ``(begin, end)`` pair per axis."""
+    if isinstance(modes, str):
+        return ((modes, modes),) * ndim
+    return tuple((m, m) if isinstance(m, str) else tuple(m) for m in modes)
 
 
 def _side(data, axis, side, width, mode, value, step):
@@ -84,7 +97,7 @@ def jax_cfd_boundary(modes, width):
 
     def pad(x, values):
         step = 1.0 / x.shape[0]
-        for axis, (begin, end) in enumerate(modes):
+        for axis, (begin, end) in enumerate(side_pairs(modes, x.ndim)):
             if begin == end == "wrap":
                 widths = [(0, 0)] * x.ndim
                 widths[axis] = (width, width)
@@ -153,14 +166,19 @@ def run_case(size, name, modes, jax_cfd, rounds, calls):
     # would otherwise move the copy-sized programs' medians.
     against_lax = {key: fn for key, fn in timed.items() if key[0] != "baseline"}
     against_baseline = {key: fn for key, fn in timed.items() if key[0] != "lax"}
-    first = interleaved_medians(against_lax, args(against_lax), rounds=rounds, calls=calls)
-    second = interleaved_medians(
-        against_baseline, args(against_baseline), rounds=rounds, calls=calls
+    first, second = (
+        {
+            key: seconds
+            for key, (seconds, _) in interleaved_stats(
+                group, args(group), rounds=rounds, calls=calls, copies=calls
+            ).items()
+        }
+        for group in (against_lax, against_baseline)
     )
     return {
         "size": size,
         "case": name,
-        "modes": [list(pair) for pair in modes],
+        "modes": modes if isinstance(modes, str) else [list(pair) for pair in side_pairs(modes)],
         "baseline": "jax-cfd" if jax_cfd else "jnp.pad per side",
         "width": width,
         "jaxpad_fwd_ms": 1e3 * first[("jaxpad", "fwd")],
@@ -177,7 +195,9 @@ def run_case(size, name, modes, jax_cfd, rounds, calls):
 
 
 def describe(modes):
-    return ", ".join(f"{b}/{e}" if b != e else b for b, e in modes)
+    if isinstance(modes, str):
+        return f'"{modes}"'
+    return ", ".join(f"{b}/{e}" if b != e else b for b, e in side_pairs(modes))
 
 
 def main():

@@ -14,7 +14,7 @@ from benchmarks.cases import BOUNDARY_CASES, BOUNDARY_VALUES
 def numpy_per_side(x, width, modes, values):
     """Each side's ghost cells from numpy.pad with that side's mode on both sides, axis 0
     then axis 1."""
-    for axis, pair in enumerate(modes):
+    for axis, pair in enumerate(boundary.side_pairs(modes, x.ndim)):
         pieces = []
         for side, mode in enumerate(pair):
             widths = [(0, 0)] * x.ndim
