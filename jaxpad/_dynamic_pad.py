@@ -39,7 +39,7 @@ from jaxpad._lowering import (
 )
 from jaxpad._pad import pad
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
-from jaxpad._typing import DynamicPads
+from jaxpad._typing import DynamicPads, Modes
 
 _FN = "jaxpad.dynamic_pad"
 
@@ -48,7 +48,7 @@ def dynamic_pad(
     x: ArrayLike,
     pads_begin: DynamicPads,
     shape: Sequence[int],
-    mode: str = "constant",
+    mode: Modes = "constant",
     pad_value: ArrayLike | None = None,
 ) -> jax.Array:
     """Pads ``x`` into a static ``shape`` by ``pads_begin`` that may be traced.
@@ -72,8 +72,13 @@ def dynamic_pad(
         ``jax.export`` an entry may be a symbolic dimension (``x.shape[0]`` of a
         symbolic input); a symbolic axis that is padded needs constraints that
         decide its lowering, and the error names the constraint to add.
-      mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``.
-      pad_value: constant mode only; a scalar, possibly traced and differentiated.
+      mode: as for :func:`jaxpad.pad`: one mode for every side, or one entry per
+        axis, each a mode or a ``(begin, end)`` pair. With traced pads, modes that
+        differ between the sides of an axis, and the odd and dirichlet modes, run as
+        a gather per axis differentiated by JAX (a scatter-add gradient); static
+        pads take the static primitive and its fold.
+      pad_value: as for :func:`jaxpad.pad`: read by ``"constant"`` and
+        ``"dirichlet"`` sides; a scalar or an ``(x.ndim, 2)`` array.
 
     Returns:
       An array of ``shape`` and ``x.dtype``. For concrete ``pads_begin`` it equals

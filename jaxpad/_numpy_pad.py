@@ -1,9 +1,11 @@
 """``jaxpad.numpy.pad``: ``jax.numpy.pad``'s signature and results on jaxpad's primitives.
 
 constant, edge, reflect, symmetric and wrap go through ``jaxpad.pad`` (one primitive and
-its fast fold, instead of jnp.pad's slice/concatenate chains); odd reflection is one even
-jaxpad pad per pass of numpy's algorithm (``2 * edge - chunk`` on the new chunk), which
-gives numpy's values to the bit. linear_ramp, the statistics modes, empty and a callable
+its fast fold, instead of jnp.pad's slice/concatenate chains); so does odd reflection
+within one turn of the mirror (``reflect_odd``, ``symmetric_odd``). Wider odd pads run
+one even jaxpad pad per pass of numpy's algorithm (``2 * edge - chunk`` on the new
+chunk), which gives numpy's values to the bit where the primitive's closed form over
+many periods would round differently. linear_ramp, the statistics modes, empty and a callable
 are built from lax ops, as jnp.pad builds them, compiled once per configuration. Symbolic
 shapes or widths (``jax.export``) are jnp.pad's.
 """
@@ -148,6 +150,10 @@ def pad(
     elif mode in ("reflect", "symmetric"):
         if reflect_type == "even":
             padded = _pad_all(array, widths, mode)
+        elif array.dtype != np.bool_ and _within_one_period(array.shape, widths, mode):
+            # One turn of the mirror: the primitive's 2 * edge - mirror is numpy's
+            # single pass, to the bit, and its gradient is jaxpad's fold.
+            padded = _pad_all(array, widths, mode + "_odd")
         else:
             padded = _pad_odd(array, widths, mode)
     elif mode == "linear_ramp":
@@ -332,6 +338,12 @@ def _pad_constant(array, widths, values):
         if after:
             array = jaxpad_pad(array, *_axis_pads(ndim, axis, 0, after), "constant", value_after)
     return array
+
+
+def _within_one_period(shape, widths, mode) -> bool:
+    """Whether numpy pads every axis in one pass (each pad within the mirror's reach)."""
+    reach = 0 if mode == "reflect" else 1
+    return all(max(w) <= n - 1 + reach or n == 1 for n, w in zip(shape, widths))
 
 
 def _odd_chunks(n: int, before: int, after: int, mode: str) -> list[tuple[int, int]]:

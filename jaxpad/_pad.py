@@ -20,7 +20,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks, _sides
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
-from jaxpad._typing import IntSequence
+from jaxpad._typing import IntSequence, Modes
 
 _FN = "jaxpad.pad"
 _TRACED_PADS_HINT = (
@@ -33,7 +33,7 @@ def pad(
     x: ArrayLike,
     pads_begin: IntSequence,
     pads_end: IntSequence,
-    mode: str = "constant",
+    mode: Modes = "constant",
     pad_value: ArrayLike | None = None,
     *,
     interior: IntSequence | None = None,
@@ -51,9 +51,18 @@ def pad(
         Python ints, a tuple, or a concrete integer array.
       pads_end: one int per axis of ``x``, padding after the last index.
       mode: ``"constant"``, ``"edge"``, ``"reflect"`` (edge not repeated),
-        ``"symmetric"`` (edge repeated) or ``"wrap"`` (periodic).
-      pad_value: constant mode only; a scalar, possibly traced and differentiated.
-        Defaults to 0 and is cast to ``x.dtype``.
+        ``"symmetric"`` (edge repeated), ``"wrap"`` (periodic), ``"reflect_odd"`` and
+        ``"symmetric_odd"`` (numpy's ``reflect_type="odd"``: ``2 * edge - mirror``)
+        or ``"dirichlet"`` (``2 * pad_value - mirror``: odd about the value at the
+        face, a cell-centred Dirichlet wall) for every side of every axis; or a
+        sequence with one entry per axis, each a mode for both its sides or a
+        ``(begin, end)`` pair: ``("wrap", ("dirichlet", "symmetric"))``. Axes are
+        padded in order, each reading the earlier ones' pads (numpy's order), and
+        each side extends the axis by its own mode (docs/modes.md).
+      pad_value: read by ``"constant"`` and ``"dirichlet"`` sides only; a scalar for
+        every such side or an array of shape ``(x.ndim, 2)``, one value per side of
+        each axis (row: axis; column: begin, end). Possibly traced, differentiated
+        and batched; defaults to 0 and is cast to ``x.dtype``.
       interior: constant mode only; nGraph interior padding, one non-negative int per
         axis: that many pad values go between neighbouring elements.
       crop_first: how a negative pad meets the mode on the other side of its axis.
@@ -74,6 +83,8 @@ def pad(
       >>> import jax.numpy as jnp, jaxpad
       >>> jaxpad.pad(jnp.array([1, 2, 3]), [2], [1], mode="reflect")
       Array([3, 2, 1, 2, 3, 2], dtype=int32)
+      >>> jaxpad.pad(jnp.array([1.0, 2.0, 3.0]), [2], [2], [("dirichlet", "wrap")], 0.5)
+      Array([-1.,  0.,  1.,  2.,  3.,  1.,  2.], dtype=float32)
     """
     x = jnp.asarray(x)
     ndim = x.ndim

@@ -35,3 +35,6 @@ PadWidth: TypeAlias = (
     | np.ndarray
     | jax.Array
 )
+# A pad mode for every side, or one entry per axis: a mode for both of its sides or a
+# (begin, end) pair.
+Modes: TypeAlias = str | Sequence[str | tuple[str, str] | Sequence[str]]

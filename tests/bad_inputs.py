@@ -679,6 +679,110 @@ ROWS = [
     ),
     Row(
         "jaxpad.pad",
+        "per-axis mode list of the wrong length",
+        "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), ('wrap', 'edge', 'wrap'))",
+        "ValueError",
+        "jaxpad.pad: mode needs one entry per axis of x (x.ndim=2); got 3: ('wrap', 'edge', "
+        "'wrap').",
+    ),
+    Row(
+        "jaxpad.pad",
+        "per-side pair that is not two strings",
+        "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), ('wrap', ('wrap', 'edge', 'wrap')))",
+        "TypeError",
+        "jaxpad.pad: mode[1] must be a string or a (begin, end) pair of strings; got ('wrap', "
+        "'edge', 'wrap').",
+    ),
+    Row(
+        "jaxpad.pad",
+        "unknown mode in a per-side pair",
+        "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), (('wrap', 'mirror'), 'edge'))",
+        "ValueError",
+        "jaxpad.pad: mode[0][1] must be one of 'constant', 'edge', 'reflect', 'symmetric', "
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' "
+        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
+        "from_opencv, from_onnx, from_numpy).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "mode neither a string nor a sequence",
+        "jaxpad.pad(jnp.ones(3), [1], [1], 3)",
+        "TypeError",
+        "jaxpad.pad: mode must be a string, or a sequence with one entry per axis of x, each a "
+        "string or a (begin, end) pair of strings; got 3.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "pad_value of shape other than () or (ndim, 2)",
+        "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), 'dirichlet', jnp.ones(2))",
+        "ValueError",
+        "jaxpad.pad: pad_value must be a scalar or have shape (x.ndim, 2) = (2, 2), one value "
+        "per side of each axis; got shape (2,).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "pad_value where no side reads one",
+        "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), (('wrap', 'edge'), 'reflect_odd'), 1.0)",
+        "ValueError",
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or 'dirichlet'; "
+        "got pad_value=1.0 with mode=(('wrap', 'edge'), ('reflect_odd', 'reflect_odd')).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "interior with a non-constant side",
+        "jaxpad.pad(jnp.ones(3), [1], [1], [('constant', 'dirichlet')], interior=[1])",
+        "ValueError",
+        "jaxpad.pad: interior padding needs mode='constant' and a scalar pad_value; got "
+        "interior=(1,) with mode=(('constant', 'dirichlet'),).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "interior with per-side values",
+        "jaxpad.pad(jnp.ones(3), [1], [1], 'constant', jnp.ones((1, 2)), interior=[1])",
+        "ValueError",
+        "jaxpad.pad: interior padding needs mode='constant' and a scalar pad_value; got "
+        "interior=(1,) with mode=(('constant', 'constant'),).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "arithmetic mode on a bool array",
+        "jaxpad.pad(jnp.ones(3, bool), [1], [1], 'dirichlet')",
+        "TypeError",
+        "jaxpad.pad: mode 'dirichlet' computes 2 * edge - mirror, which needs a numeric x; got "
+        "x of dtype bool.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "dirichlet given no value (reads 0)",
+        "jaxpad.pad(jnp.array([1.0, 2.0]), [2], [1], 'dirichlet')",
+        "accepted",
+        "[-2.0, -1.0, 1.0, 2.0, -2.0]",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "per-axis mode list of the wrong length",
+        "jaxpad.dynamic_pad(jnp.ones((2, 2)), (1, 1), (4, 4), ('wrap',))",
+        "ValueError",
+        "jaxpad.dynamic_pad: mode needs one entry per axis of x (x.ndim=2); got 1: ('wrap',).",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "pad_value where no side reads one",
+        "jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), 'reflect_odd', 2.0)",
+        "ValueError",
+        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant' or "
+        "'dirichlet'; got pad_value=2.0 with mode=(('reflect_odd', 'reflect_odd'),).",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "pad_value of shape other than () or (ndim, 2)",
+        "jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), 'dirichlet', jnp.ones((2, 2)))",
+        "ValueError",
+        "jaxpad.dynamic_pad: pad_value must be a scalar or have shape (x.ndim, 2) = (1, 2), "
+        "one value per side of each axis; got shape (2, 2).",
+    ),
+    Row(
+        "jaxpad.pad",
         "NaN and inf in x and pad_value propagate",
         "jaxpad.pad(jnp.array([jnp.nan, jnp.inf]), [1], [1], pad_value=-jnp.inf)",
         "accepted",

@@ -596,3 +596,14 @@ def test_unknown_mode_is_what_numpy_and_jnp_pad_raise():
         jpnp.pad(_AUDIT_X, 1, None)
     with pytest.raises(TypeError, match="mode must be a string or a callable"):
         jpnp.pad(_AUDIT_X, 1, ["edge"])
+
+
+def test_odd_reflection_within_one_turn_is_the_primitive_with_its_fold():
+    x = jnp.arange(1.0, 6.0)
+    for mode in ("reflect", "symmetric"):
+        f = lambda x, mode=mode: jpnp.pad(x, (3, 2), mode=mode, reflect_type="odd")  # noqa: E731
+        names = {e.primitive.name for e in jax.make_jaxpr(jax.grad(lambda x: f(x).sum()))(x).eqns}
+        assert {"jaxpad_pad", "jaxpad_fold"} <= names, names
+        np.testing.assert_array_equal(
+            f(x), np.pad(np.arange(1.0, 6.0), (3, 2), mode, reflect_type="odd")
+        )
