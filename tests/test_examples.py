@@ -66,5 +66,6 @@ def test_distributed_heat_equation_matches_one_device_and_moves_only_halos():
 def test_channel_flow_recovers_the_wall_speed_with_either_padding():
     stdout = run_example("channel_flow.py")
     assert "solvers agree: True" in stdout
+    assert "(same as one by one: True)" in stdout
     assert stdout.count("top wall speed recovered 0.750") == 2
     assert stdout.strip().endswith("ok")
