@@ -143,11 +143,7 @@ def _sided(x, pads_begin, shape, mode, pad_value):
     # composition, which reduces them (the ends would leave int64 at the extremes).
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
         ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
-        padded = pad(x, entries, ends, mode, None)
-        if values is None:
-            return padded
-        term = _sides.value_term(values, mode, x.shape, shape, entries)
-        return _sides.add_values(padded, term)
+        return pad(x, entries, ends, mode, values)
     return _sides.dynamic_sided_pad(x, entries, shape, mode, values)
 
 

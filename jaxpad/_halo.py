@@ -16,13 +16,14 @@ from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad import _checks
-from jaxpad._index_maps import MODES
+from jaxpad import _checks, _sides
+from jaxpad._index_maps import ARITHMETIC_MODES, base_mode
 from jaxpad._pad import pad
-from jaxpad._typing import IntSequence
+from jaxpad._typing import IntSequence, Modes
 
 _FN = "jaxpad.halo_pad"
 
@@ -34,7 +35,7 @@ def halo_pad(
     x: ArrayLike,
     halo_begin: IntSequence,
     halo_end: IntSequence,
-    mode: str = "constant",
+    mode: Modes = "constant",
     pad_value: ArrayLike | None = None,
     *,
     axis_names: AxisNames,
@@ -48,10 +49,10 @@ def halo_pad(
     and the ``halo_end`` elements after it from the next one's (``lax.ppermute`` of
     those slabs, and nothing else). On the blocks at the domain's edge the mode fills
     them: ``"wrap"`` takes them from the block at the other end of the mesh axis;
-    ``"constant"``, ``"edge"``, ``"reflect"`` and ``"symmetric"`` compute them from
-    the edge block itself (``"reflect"`` with a halo as wide as the block also reads
-    the neighbour's first or last element, which comes along with the opposite halo
-    when there is one). Axes with no mesh axis are padded locally as ``jaxpad.pad``
+    every other mode computes them from the edge block itself (``"reflect"`` and
+    ``"reflect_odd"`` with a halo as wide as the block also read the neighbour's
+    first or last element, which comes along with the opposite halo when there is
+    one). Axes with no mesh axis are padded locally as ``jaxpad.pad``
     does. Several split axes are exchanged one after the other, so the corners of a
     2-D halo come from the diagonal neighbours.
 
@@ -67,9 +68,11 @@ def halo_pad(
         wider one raises ``ValueError``. Elsewhere any width works.
       halo_end: one non-negative int per axis of ``x``: halo after the block, with
         the same limit.
-      mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``:
-        the global array's boundary condition, as in ``jaxpad.pad``.
-      pad_value: constant mode only; a scalar, as in ``jaxpad.pad``.
+      mode: the global array's boundary condition, as in ``jaxpad.pad``: one mode
+        for every side, or one entry per axis, each a mode or a ``(begin, end)``
+        pair (a Dirichlet wall along a split axis, say).
+      pad_value: as in ``jaxpad.pad``: read by ``"constant"`` and ``"dirichlet"``
+        sides; a scalar or an ``(x.ndim, 2)`` array of per-side values.
       axis_names: one entry per axis of ``x``: the name of the mesh axis that axis is
         split over, a tuple of names for an axis split over several mesh axes (major
         to minor, as in a ``PartitionSpec``), or ``None`` for an axis that is not
@@ -91,12 +94,20 @@ def halo_pad(
              [5., 6., 7., 0.]], dtype=float32)
     """
     x = jnp.asarray(x)
-    mode = _checks.check_mode(_FN, mode, MODES)
+    mode = _sides.parse_modes(_FN, mode, x.ndim)
     halo_begin = _halo_widths("halo_begin", halo_begin, x.ndim)
     halo_end = _halo_widths("halo_end", halo_end, x.ndim)
     names = _check_axis_names(axis_names, x.ndim)
-    # Validates pad_value (a scalar, constant mode only) before anything is traced.
-    _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
+    # Validates pad_value before anything is traced.
+    if isinstance(mode, str) and (
+        pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
+    ):
+        _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
+    else:
+        pad_value = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
+        mode = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
+        _sides.check_dtype(_FN, mode, x.dtype)
+    pairs = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
     sizes = {axis: _mesh_axis_size(axis, name) for axis, name in enumerate(names) if name}
     for axis, size in sizes.items():
         for arg, widths in (("halo_begin", halo_begin), ("halo_end", halo_end)):
@@ -105,18 +116,44 @@ def halo_pad(
                     f"{_FN}: {arg}[{axis}]={widths[axis]} is wider than the local block "
                     f"(x.shape[{axis}]={x.shape[axis]}); halos reach one neighbour only."
                 )
+    if any(side in ARITHMETIC_MODES for pair in pairs for side in pair):
+        # The arithmetic modes' corners depend on the order of the axes (jaxpad.pad
+        # pads axis 0 first): every axis in order, split or not.
+        for axis in range(x.ndim):
+            if not (halo_begin[axis] or halo_end[axis]):
+                continue
+            if axis in sizes:
+                x = _exchange(
+                    x,
+                    axis,
+                    halo_begin[axis],
+                    halo_end[axis],
+                    pairs,
+                    pad_value,
+                    names[axis],
+                    sizes[axis],
+                )
+            else:
+                x = _local_pad(x, axis, halo_begin[axis], halo_end[axis], pairs, pad_value)
+        return x
     # Split axes first: their slabs then carry no local-axis halo, and the second
     # exchange carries the first one's halo, which fills the corners.
     for axis, size in sizes.items():
         if halo_begin[axis] or halo_end[axis]:
             x = _exchange(
-                x, axis, halo_begin[axis], halo_end[axis], mode, pad_value, names[axis], size
+                x, axis, halo_begin[axis], halo_end[axis], pairs, pad_value, names[axis], size
             )
     local_begin = [0 if axis in sizes else b for axis, b in enumerate(halo_begin)]
     local_end = [0 if axis in sizes else e for axis, e in enumerate(halo_end)]
     if any(local_begin) or any(local_end):
         x = pad(x, local_begin, local_end, mode, pad_value)
     return x
+
+
+def _local_pad(x, axis, begin, end, pairs, pad_value):
+    """``x`` padded along ``axis`` alone, in that axis's modes (negative crops)."""
+    mode = tuple(pair if k == axis else ("constant", "constant") for k, pair in enumerate(pairs))
+    return pad(x, _on(axis, begin, x.ndim), _on(axis, end, x.ndim), mode, pad_value)
 
 
 def _halo_widths(arg: str, value, ndim: int) -> tuple[int, ...]:
@@ -170,26 +207,25 @@ def _mesh_axis_size(axis: int, names: tuple[str, ...]) -> int:
     return size
 
 
-def _exchange(x, axis, begin, end, mode, pad_value, names, size):
+def _exchange(x, axis, begin, end, pairs, pad_value, names, size):
     """The block grown along ``axis``, which is split over mesh axes ``names``."""
     if size == 1:
         # The block is the whole domain along this axis.
-        return pad(x, _on(axis, begin, x.ndim), _on(axis, end, x.ndim), mode, pad_value)
+        return _local_pad(x, axis, begin, end, pairs, pad_value)
     name = names if len(names) > 1 else names[0]
     index = lax.axis_index(name)
     length = x.shape[axis]
-    wrap = mode == "wrap"
-
-    # Non-wrap modes overwrite what the edge blocks receive, so under shard_map nothing
+    mode_begin, mode_end = pairs[axis]
+    # Non-wrap sides overwrite what the edge blocks receive, so under shard_map nothing
     # is sent across the domain's edge. vmap's ppermute takes only whole permutations.
-    cyclic = wrap or not set(names) <= set(_manual_axes())
+    cyclic = "wrap" in (mode_begin, mode_end) or not set(names) <= set(_manual_axes())
 
     def shift(slab, step):
         """``slab`` of block ``j`` arrives at block ``j + step``."""
-        pairs = [(j, j + step) for j in range(size)]
+        pairs_ = [(j, j + step) for j in range(size)]
         if cyclic:
-            pairs = [(j, k % size) for j, k in pairs]
-        return lax.ppermute(slab, name, [(j, k) for j, k in pairs if 0 <= k < size])
+            pairs_ = [(j, k % size) for j, k in pairs_]
+        return lax.ppermute(slab, name, [(j, k) for j, k in pairs_ if 0 <= k < size])
 
     def part(start, stop):
         return lax.slice_in_dim(x, start, stop, axis=axis)
@@ -197,36 +233,32 @@ def _exchange(x, axis, begin, end, mode, pad_value, names, size):
     # The previous block's last elements, the next block's first.
     before = shift(part(length - begin, length), 1) if begin else None
     after = shift(part(0, end), -1) if end else None
-    if wrap:
-        return jnp.concatenate([p for p in (before, x, after) if p is not None], axis)
     # On the blocks at the domain's edge the mode supplies the halo from the block
     # itself; reflect's mirror of a halo as wide as the block also reaches the
     # neighbour's nearest element, which the opposite halo brings if there is one.
     parts = [x]
     if begin:
-        source = x
-        if mode == "reflect" and begin == length:
-            nearest = after if end else shift(part(0, 1), -1)
-            source = jnp.concatenate([x, lax.slice_in_dim(nearest, 0, 1, axis=axis)], axis)
-        # A pad that crops all of its source leaves the mode's elements before it.
-        outside = pad(
-            source,
-            _on(axis, begin, x.ndim),
-            _on(axis, -source.shape[axis], x.ndim),
-            mode,
-            pad_value,
-        )
-        parts.insert(0, jnp.where(index == 0, outside, before))
+        if mode_begin == "wrap":
+            parts.insert(0, before)
+        else:
+            source = x
+            if base_mode(mode_begin) == "reflect" and begin == length:
+                nearest = after if end else shift(part(0, 1), -1)
+                source = jnp.concatenate([x, lax.slice_in_dim(nearest, 0, 1, axis=axis)], axis)
+            # A pad that crops all of its source leaves the mode's elements before it.
+            outside = _local_pad(source, axis, begin, -source.shape[axis], pairs, pad_value)
+            parts.insert(0, jnp.where(index == 0, outside, before))
     if end:
-        source = x
-        if mode == "reflect" and end == length:
-            nearest = before if begin else shift(part(length - 1, length), 1)
-            n = nearest.shape[axis]
-            source = jnp.concatenate([lax.slice_in_dim(nearest, n - 1, n, axis=axis), x], axis)
-        outside = pad(
-            source, _on(axis, -source.shape[axis], x.ndim), _on(axis, end, x.ndim), mode, pad_value
-        )
-        parts.append(jnp.where(index == size - 1, outside, after))
+        if mode_end == "wrap":
+            parts.append(after)
+        else:
+            source = x
+            if base_mode(mode_end) == "reflect" and end == length:
+                nearest = before if begin else shift(part(length - 1, length), 1)
+                n = nearest.shape[axis]
+                source = jnp.concatenate([lax.slice_in_dim(nearest, n - 1, n, axis=axis), x], axis)
+            outside = _local_pad(source, axis, -source.shape[axis], end, pairs, pad_value)
+            parts.append(jnp.where(index == size - 1, outside, after))
     return jnp.concatenate(parts, axis)
 
 

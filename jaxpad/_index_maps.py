@@ -135,7 +135,9 @@ class Piece:
 
     ``kind`` says how: ``"copy"`` position by position, ``"reverse"`` mirrored,
     ``"sum"`` all onto one source element (edge padding), ``"period"`` by first summing
-    whole periods ``p`` (large pads) and then folding one period with ``inner``.
+    whole periods ``p`` (large pads) and then folding one period with ``inner``,
+    ``"weighted"`` onto one source element with ``weights`` (the edge terms of the odd
+    modes), ``"fill"`` nowhere (a constant side, in the forward's pieces).
     """
 
     src_start: int
@@ -147,6 +149,7 @@ class Piece:
     phase: int = 0
     inner: tuple[Piece, ...] = ()
     direct: bool = False
+    weights: tuple[int, ...] = ()
 
 
 def _runs(sources: np.ndarray, first_position: int) -> list[Piece]:

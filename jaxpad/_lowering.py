@@ -412,7 +412,7 @@ def register_lowering(prim, lowering, *, per_platform=True, auto_axes=True):
 def pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
     if is_sided(mode):
         out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
-        return build_sided_pad(x, out_shape, pads_begin, mode)
+        return build_sided_pad(x, pad_value, out_shape, pads_begin, mode, target)
     if mode == "constant":
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     # Interior padding needs mode="constant" (the shape rule checks it).
@@ -578,7 +578,7 @@ def _edge_by_pads(x, axis, pieces, size):
 
 def fold_lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, target):
     if is_sided(mode):
-        return build_sided_fold(t, operand_shape, pads_begin, mode)
+        return build_sided_fold(t, operand_shape, pads_begin, mode, target)
     plan = plan_fold(operand_shape, t.shape, pads_begin, pads_end, mode, t.dtype, target)
     if plan.form == "crop":
         # Undo the exterior padding, then skip the interior pad values.
@@ -607,6 +607,10 @@ def extract(piece: Piece, t, axis: int):
     part = lax.slice_in_dim(t, piece.start, piece.stop, axis=axis)
     if piece.kind == "copy":
         return part
+    if piece.kind == "weighted":
+        return (part * _axis_vector(piece.weights, t.ndim, axis, t.dtype)).sum(
+            axis=axis, keepdims=True
+        )
     if piece.kind == "reverse":
         return lax.rev(part, (axis,))
     if piece.kind == "sum":
@@ -1048,77 +1052,154 @@ def _edge_terms(coefficients, region, y, axis, n):
     return terms
 
 
-def build_sided_pad(x, out_shape, pads_begin, mode, fn_name="jaxpad.pad"):
-    """The forward of a per-side pad (``mode`` a tuple of pairs), axis by axis."""
+def build_sided_pad(x, values, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
+    """The forward of a per-side pad (``mode`` a tuple of pairs; ``values`` the
+    ``(ndim, 2)`` side values).
+
+    ``lax.pad`` places ``x`` (one copy, as constant mode), then each side's band is
+    written in place, computed from ``x`` alone: along the axes before its own, the
+    band spans their copy of ``x``; along the axes after it, the whole output (the
+    band padded along them by ``_sided_blocks``), so that the corners follow the
+    axes' order. A concatenate per axis would write each intermediate out (2x
+    constant ``lax.pad`` at 1024x1024, docs/modes.md). Programs partitioned over
+    several devices take the concatenates (``_sided_blocks``) instead.
+    """
     if any(size == 0 for size in out_shape):
         return jnp.zeros(out_shape, x.dtype)
-    y = x
-    for axis in _sided_axes(x.shape, out_shape, pads_begin, mode, fn_name):
+    axes = tuple(_sided_axes(x.shape, out_shape, pads_begin, mode, fn_name))
+    if target.partitioned:
+        # Slices and concatenates along a sharded axis partition into halo exchanges;
+        # in-place updates there would gather the operand.
+        return _sided_blocks(x, values, axes, out_shape, pads_begin, mode)
+    config = [(0, 0, 0)] * x.ndim
+    for axis in axes:
+        config[axis] = (pads_begin[axis], out_shape[axis] - x.shape[axis] - pads_begin[axis], 0)
+    out = lax.pad(x, np.zeros((), x.dtype), config)
+    for k, axis in enumerate(axes):
+        band_source, starts = x, [0] * x.ndim
+        for earlier in axes[:k]:
+            lo, hi = _copied_positions(x.shape[earlier], out_shape[earlier], pads_begin[earlier])
+            if hi <= lo:
+                band_source = None
+                break
+            band_source = lax.slice_in_dim(
+                band_source, lo - pads_begin[earlier], hi - pads_begin[earlier], axis=earlier
+            )
+            starts[earlier] = lo
+        if band_source is None:  # an earlier axis keeps no element of x: no band here
+            continue
         n, size, lo = x.shape[axis], out_shape[axis], pads_begin[axis]
-        pieces = fold_pieces(_base_pair(mode[axis]), n, lo, size, fill=True)
+        pieces = sorted(
+            fold_pieces(_base_pair(mode[axis]), n, lo, size, fill=True), key=lambda p: p.start
+        )
         offsets = np.arange(size) - lo
         coefficients = side_coefficients(mode[axis], n, offsets)
-        regions = []
-        for side in ("begin", "copy", "end"):
-            region = {"begin": offsets < 0, "copy": (offsets >= 0) & (offsets < n)}.get(
-                side, offsets >= n
-            )
+        for side, region in ((0, offsets < 0), (1, offsets >= n)):
             if not region.any():
                 continue
-            start, stop = int(np.argmax(region)), int(len(region) - np.argmax(region[::-1]))
-            parts = [
-                _sided_piece_values(y, piece, axis)
-                for piece in sorted(pieces, key=lambda p: p.start)
-                if start <= piece.start < stop
-            ]
-            values = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
-            sign = coefficients.sign[start:stop]
-            if side != "copy" and np.any(sign == -1):
-                values = values * _axis_vector(sign, y.ndim, axis, y.dtype)
-            terms = _edge_terms(coefficients, slice(start, stop), y, axis, n)
-            if side != "copy" and terms is not None:
-                values = values + terms
-            regions.append(values)
-        y = lax.concatenate(regions, axis) if len(regions) > 1 else regions[0]
+            start, stop = _region_bounds(region)
+            band = _sided_band(
+                band_source, values[axis, side], axis, n, pieces, coefficients, start, stop
+            )
+            band = _sided_blocks(band, values, axes[k + 1 :], out_shape, pads_begin, mode)
+            starts[axis] = start
+            out = lax.dynamic_update_slice(out, band, starts)
+    return out
+
+
+def _copied_positions(n, size, lo):
+    """The output positions ``[start, stop)`` of an axis that copy ``x``."""
+    return min(max(lo, 0), size), max(min(lo + n, size), 0)
+
+
+def _region_bounds(region):
+    return int(np.argmax(region)), int(len(region) - np.argmax(region[::-1]))
+
+
+def _sided_blocks(y, values, axes, out_shape, pads_begin, mode):
+    """``y`` padded along ``axes`` in order: each axis one concatenate of its begin
+    band, its copy of ``y`` and its end band (used on thin bands)."""
+    for axis in axes:
+        n, size, lo = y.shape[axis], out_shape[axis], pads_begin[axis]
+        pieces = sorted(
+            fold_pieces(_base_pair(mode[axis]), n, lo, size, fill=True), key=lambda p: p.start
+        )
+        offsets = np.arange(size) - lo
+        coefficients = side_coefficients(mode[axis], n, offsets)
+        blocks = []
+        for side, region in enumerate((offsets < 0, (offsets >= 0) & (offsets < n), offsets >= n)):
+            if not region.any():
+                continue
+            start, stop = _region_bounds(region)
+            if side == 1:
+                blocks.append(lax.slice_in_dim(y, start - lo, stop - lo, axis=axis))
+            else:
+                value = values[axis, side // 2]
+                blocks.append(_sided_band(y, value, axis, n, pieces, coefficients, start, stop))
+        y = lax.concatenate(blocks, axis) if len(blocks) > 1 else blocks[0]
     return y
 
 
-def _sided_piece_values(y, piece, axis):
-    if piece.kind == "fill":
-        shape = list(y.shape)
-        shape[axis] = piece.stop - piece.start
-        return jnp.zeros(shape, y.dtype)
-    return piece_values(y, piece, axis)
+def _sided_band(y, value, axis, n, pieces, coefficients, start, stop):
+    """Output positions ``[start, stop)`` of one side of ``axis``: the base mode's
+    pieces, times the sign, plus the edge and value terms."""
+    band_shape = list(y.shape)
+    band_shape[axis] = stop - start
+    weights = coefficients.value[start:stop]
+    if not coefficients.sign[start:stop].any():  # a constant side: its value only
+        return jnp.broadcast_to(value, band_shape)
+    parts = [piece_values(y, piece, axis) for piece in pieces if start <= piece.start < stop]
+    band = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+    sign = coefficients.sign[start:stop]
+    if np.any(sign == -1):
+        band = band * _axis_vector(sign, y.ndim, axis, y.dtype)
+    terms = _edge_terms(coefficients, slice(start, stop), y, axis, n)
+    if terms is not None:
+        band = band + terms
+    if weights.any():
+        band = band + value * _axis_vector(weights, y.ndim, axis, y.dtype)
+    return band
 
 
-def build_sided_fold(t, operand_shape, pads_begin, mode, fn_name="jaxpad.pad"):
-    """The transpose of ``build_sided_pad``: the axes folded in reverse order."""
-    if any(size == 0 for size in operand_shape) or t.size == 0:
-        return jnp.zeros(operand_shape, t.dtype)
-    dtype = t.dtype
-    accumulate = _accumulate_dtype(dtype)
-    if accumulate is not None:
-        t = t.astype(accumulate)
-    axes = _sided_axes(operand_shape, t.shape, pads_begin, mode, fn_name)
-    for axis in reversed(axes):
-        n, size, lo = operand_shape[axis], t.shape[axis], pads_begin[axis]
-        offsets = np.arange(size) - lo
-        coefficients = side_coefficients(mode[axis], n, offsets)
-        pieces = fold_pieces(_base_pair(mode[axis]), n, lo, size)
-        shape = list(t.shape)
-        shape[axis] = n
-        signed = t
-        if np.any(coefficients.sign == -1):
-            signed = t * _axis_vector(coefficients.sign, t.ndim, axis, t.dtype)
-        folded = fold_as_one_sum(signed, {axis: pieces}, shape) if pieces else None
-        for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
-            if not np.any(coefficient):
+def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Target()):
+    """The fold of a per-side pad as the static fold's plan: the base modes' pieces
+    plus ``"weighted"`` pieces for the edge terms, applied to the cotangent times the
+    sides' signs (``sided_signs``); the weights carry the sign back out."""
+    pieces = {}
+    for axis in _sided_axes(operand_shape, t_shape, pads_begin, mode, "jaxpad.pad"):
+        n, size, lo = operand_shape[axis], t_shape[axis], pads_begin[axis]
+        axis_pieces = fold_pieces(_base_pair(mode[axis]), n, lo, size)
+        coefficients = side_coefficients(mode[axis], n, np.arange(size) - lo)
+        for region in (np.arange(size) - lo < 0, np.arange(size) - lo >= n):
+            if not region.any():
                 continue
-            weights = _axis_vector(coefficient, t.ndim, axis, t.dtype)
-            total = (t * weights).sum(axis=axis, keepdims=True)
-            config = [(0, 0, 0)] * t.ndim
-            config[axis] = (index, n - 1 - index, 0)
-            total = lax.pad(total, np.zeros((), t.dtype), config)
-            folded = total if folded is None else folded + total
-        t = folded if folded is not None else jnp.zeros(shape, t.dtype)
-    return t.astype(dtype)
+            start, stop = _region_bounds(region)
+            for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+                weights = (coefficient * coefficients.sign)[start:stop]
+                if weights.any():
+                    axis_pieces.append(
+                        Piece(index, index + 1, start, stop, "weighted", weights=tuple(weights))
+                    )
+        pieces[axis] = tuple(axis_pieces)
+    if any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape):
+        return FoldPlan("zeros")
+    return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
+
+
+def sided_signs(t_shape, operand_shape, pads_begin, mode):
+    """The sign vectors of the axes where a side mirrors with a minus."""
+    signs = {}
+    for axis, (n, size, lo) in enumerate(zip(operand_shape, t_shape, pads_begin)):
+        sign = side_coefficients(mode[axis], n, np.arange(size) - lo).sign
+        if np.any(sign == -1):
+            signs[axis] = sign
+    return signs
+
+
+def build_sided_fold(t, operand_shape, pads_begin, mode, target):
+    plan = plan_sided_fold(operand_shape, t.shape, pads_begin, mode, t.dtype, target)
+    if plan.form == "zeros":
+        return jnp.zeros(operand_shape, t.dtype)
+    for axis, sign in sided_signs(t.shape, operand_shape, pads_begin, mode).items():
+        t = t * _axis_vector(sign, t.ndim, axis, t.dtype)
+    return build_fold(plan, t, operand_shape)

@@ -97,29 +97,25 @@ def pad(
         interior = (0,) * ndim
     else:
         interior = _checks.static_int_tuple(_FN, "interior", interior)
-    values = None
     if isinstance(mode, str) and (
         pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
     ):
         pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
     else:
-        values = _sides.values_operand(_FN, pad_value, mode, ndim, x.dtype)
+        pad_value = _sides.values_operand(_FN, pad_value, mode, ndim, x.dtype)
         if isinstance(mode, str):  # per-side values with one mode
             mode = ((mode, mode),) * ndim
         _sides.check_dtype(_FN, mode, x.dtype)
-        pad_value = np.zeros((), x.dtype)
+        if pad_value is None:
+            pad_value = np.zeros((ndim, 2), x.dtype)
     if not isinstance(crop_first, (bool, np.bool_)):
         raise TypeError(f"{_FN}: crop_first must be a bool; got {crop_first!r}.")
     if crop_first:
         x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
     x, pad_value = match_varying(x, pad_value)
-    padded = pad_p.bind(
+    return pad_p.bind(
         x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
     )
-    if values is None:
-        return padded
-    term = _sides.value_term(values, mode, x.shape, padded.shape, pads_begin)
-    return _sides.add_values(padded, term)
 
 
 def _crop_first(x, pads_begin, pads_end, interior):
@@ -202,8 +198,13 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
 
 
 def _pad_abstract_eval(x, pad_value, *, pads_begin, pads_end, interior, mode):
-    if pad_value.ndim != 0:
-        raise ValueError(f"{_FN}: pad_value must be a scalar; got shape {pad_value.shape}.")
+    # Per-side modes take one value per side of each axis; one mode takes a scalar.
+    value_shape = () if isinstance(mode, str) else (x.ndim, 2)
+    if pad_value.shape != value_shape:
+        raise ValueError(
+            f"{_FN}: pad_value must have shape {value_shape} with mode "
+            f"{_sides.describe_modes(mode)}; got shape {pad_value.shape}."
+        )
     if pad_value.dtype != x.dtype:
         raise TypeError(f"{_FN}: pad_value dtype {pad_value.dtype} differs from x dtype {x.dtype}.")
     shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
@@ -235,7 +236,9 @@ def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
         if need_x:
             t_x = match_sharding(t_x, x.aval)
     t_value = None
-    if need_value:
+    if need_value and not isinstance(mode, str):
+        t_value = _sides.value_cotangent(t, mode, operand_shape, pads_begin)
+    elif need_value:
         if mode == "constant":
             # Every output position not copied from x holds the pad value.
             t_value = t.sum() - t_x.sum()
@@ -252,10 +255,23 @@ def _pad_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mode
     x_bdim, value_bdim = batch_dims
     if value_bdim is None:
         params = _insert_unpadded_axis(x_bdim, pads_begin, pads_end, interior, mode)
+        if not isinstance(mode, str):  # the batch axis is not padded: no value
+            pad_value = jnp.insert(pad_value, x_bdim, jnp.zeros((2,), pad_value.dtype), axis=0)
         return pad_p.bind(x, pad_value, **params), x_bdim
+    size = pad_value.shape[value_bdim]
+    if not isinstance(mode, str):
+        # Per-side values per example: the pad of zeros plus each example's values term.
+        x = batching.bdim_at_front(x, x_bdim, size)
+        pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
+        params = _insert_unpadded_axis(0, pads_begin, pads_end, interior, mode)
+        zeros = np.zeros((x.ndim, 2), x.dtype)
+        padded = pad_p.bind(x, zeros, **params)
+        term = jax.vmap(
+            lambda v: _sides.value_term(v, mode, x.shape[1:], padded.shape[1:], pads_begin)
+        )(pad_value)
+        return _sides.add_values(padded, term), 0
     # One pad value per example: pad with zeros, then select the values into the
     # positions that a pad of an all-True mask leaves False.
-    size = pad_value.shape[value_bdim]
     x = batching.bdim_at_front(x, x_bdim, size)
     pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
     params = _insert_unpadded_axis(0, pads_begin, pads_end, interior, mode)
@@ -301,10 +317,11 @@ def _fold_abstract_eval(t, *, pads_begin, pads_end, interior, mode, operand_shap
 def _fold_transpose(ct, t, *, pads_begin, pads_end, interior, mode, operand_shape):
     del t, operand_shape
     ct = ad.instantiate_zeros(ct)
+    value_shape = () if isinstance(mode, str) else (ct.ndim, 2)
     return [
         pad_p.bind(
             ct,
-            np.zeros((), ct.dtype),
+            np.zeros(value_shape, ct.dtype),
             pads_begin=pads_begin,
             pads_end=pads_end,
             interior=interior,

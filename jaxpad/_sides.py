@@ -251,3 +251,14 @@ def _reduced_sided_pad(pad, n: int, size: int, modes, dtype):
     ).astype(np.int32)
     compute = np.dtype(np.int32) if np.dtype(dtype) == np.bool_ else dtype
     return reduced, (-turns_before.astype(compute), turns_after.astype(compute))
+
+
+def value_cotangent(t, modes: Sides, x_shape, pads_begin):
+    """The transpose of ``value_term``: each side value's share of the cotangent."""
+    ndim = len(x_shape)
+    zeros = jnp.zeros((ndim, 2), t.dtype)
+    term = value_term(zeros, modes, x_shape, t.shape, pads_begin)
+    if term is None:
+        return zeros
+    _, transpose = jax.vjp(lambda v: value_term(v, modes, x_shape, t.shape, pads_begin), zeros)
+    return transpose(t)[0]

@@ -472,8 +472,9 @@ ROWS = [
         'axis_name="i")(jnp.ones((2, 4, 3)))',
         "ValueError",
         "jaxpad.halo_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
-        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' "
+        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
+        "from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.halo_pad",
@@ -518,8 +519,8 @@ ROWS = [
         'axis_names=["i", None]), '
         'axis_name="i")(jnp.ones((2, 4, 3)))',
         "ValueError",
-        "jaxpad.halo_pad: pad_value is only used by mode='constant'; got pad_value=1.0 with "
-        "mode='edge'.",
+        "jaxpad.halo_pad: pad_value is only read by sides whose mode is 'constant' or "
+        "'dirichlet'; got pad_value=1.0 with mode='edge'.",
     ),
     Row(
         "jaxpad.halo_pad",

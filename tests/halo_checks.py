@@ -21,6 +21,7 @@ from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as P
 from jax.test_util import check_grads
 
+import jaxpad
 from jaxpad._halo import halo_pad
 from tests.cases import MODES
 from tests.oracles import numpy_pad
@@ -334,3 +335,46 @@ def test_wider_halo_is_rejected_on_a_split_axis():
     f = sharded_halo_pad(mesh, spec, (5, 0), (0, 0), "wrap")
     with pytest.raises(ValueError, match=r"^jaxpad.halo_pad: halo_begin\[0\]=5 is wider"):
         jax.jit(f).lower(jnp.zeros(shape, jnp.float32))
+
+
+# Per-side and arithmetic boundary modes: the oracle is jaxpad.pad of the global array
+# (checked against numpy.pad per side in tests/test_sides.py).
+
+SIDED = [
+    (("dirichlet", "symmetric"), ("wrap", "wrap")),
+    (("reflect_odd", "dirichlet"), ("dirichlet", "symmetric_odd")),
+]
+SIDE_VALUES = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
+
+
+@pytest.mark.parametrize("mode", SIDED, ids=str)
+@pytest.mark.parametrize("halo_begin,halo_end", [((1, 2), (3, 1)), ((4, 4), (4, 4))])
+def test_per_side_modes_equal_the_global_pad_and_move_only_halos(mode, halo_begin, halo_end):
+    mesh, spec, shape, grid = layout("2x4")
+    names = spec_names(spec, 2)
+    f = jax.shard_map(
+        lambda x: halo_pad(x, halo_begin, halo_end, mode, SIDE_VALUES, axis_names=names),
+        mesh=mesh,
+        in_specs=spec,
+        out_specs=spec,
+    )
+    x = np.random.default_rng(0).random(shape).astype(np.float32)
+    padded = np.asarray(jaxpad.pad(x, halo_begin, halo_end, mode, SIDE_VALUES))
+    expected = cut_into_blocks(padded, shape, grid, halo_begin, halo_end)
+    np.testing.assert_allclose(jax.jit(f)(x), expected, rtol=1e-5, atol=1e-6)
+    block = [n // g for n, g in zip(shape, grid)]
+    forward = jax.jit(f).lower(x).compile().as_text()
+    if halo_begin != (4, 4):  # reflect_odd as wide as a block reads one more row
+        assert moved_bytes(forward)[0] == _bytes_per_axis(block, halo_begin, halo_end)
+
+
+def _bytes_per_axis(block, halo_begin, halo_end):
+    """One device's sent bytes: each split axis's slabs, in axis order (axis 1's grown
+    by axis 0's halo, which carries the corners)."""
+    shape = list(block)
+    total = 0
+    for axis in range(2):
+        slab = math.prod(shape) // shape[axis] * 4
+        total += (halo_begin[axis] + halo_end[axis]) * slab
+        shape[axis] += halo_begin[axis] + halo_end[axis]
+    return total

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import jaxpad
 from jaxpad import halo_pad
 from tests.cases import MODES
 from tests.devices import run_on_cpu_devices
@@ -108,12 +109,13 @@ BAD_INPUTS = {
     "pad_value with edge": (
         dict(mode="edge", pad_value=1.0),
         ValueError,
-        r"pad_value is only used by mode='constant'; got pad_value=1.0 with mode='edge'",
+        r"pad_value is only read by sides whose mode is 'constant' or 'dirichlet'; got "
+        r"pad_value=1.0 with mode='edge'",
     ),
     "pad_value not a scalar": (
         dict(pad_value=jnp.ones(2)),
         ValueError,
-        r"pad_value must be a scalar; got shape \(2,\)",
+        r"pad_value must be a scalar or have shape \(x.ndim, 2\) = \(2, 2\)",
     ),
     "halo wider than the block": (
         dict(halo_begin=(5, 0)),

@@ -68,6 +68,36 @@ def test_dynamic_pad(case):
     _agree(lambda x: jaxpad.dynamic_pad(x, list(pads_begin), out_shape, mode), x)
 
 
+_SIDE_MODES = ("constant", "edge", "reflect", "wrap", "reflect_odd", "symmetric_odd", "dirichlet")
+
+
+@given(pad_cases(), st.data())
+def test_pad_and_dynamic_pad_with_a_mode_per_side(case, data):
+    _, shape, pads_begin, pads_end, seed = case
+    mode = tuple(
+        (data.draw(st.sampled_from(_SIDE_MODES)), data.draw(st.sampled_from(_SIDE_MODES)))
+        for _ in shape
+    )
+    empty = [n == 0 and (lo > 0 or hi > 0) for n, lo, hi in zip(shape, pads_begin, pads_end)]
+    if any(e and pair != ("constant", "constant") for e, pair in zip(empty, mode)):
+        return  # only constant sides fill an empty axis (tests/test_sides.py)
+    reads = any(side in ("constant", "dirichlet") for pair in mode for side in pair)
+    x = _values(shape, seed)
+    values = _values((len(shape), 2), seed + 1)
+    out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, shape, pads_end))
+    pads = np.asarray(pads_begin, np.int32).reshape(len(shape))
+
+    def padded(x, v):
+        return jaxpad.pad(x, pads_begin, pads_end, mode, v if reads else None)
+
+    def dynamic(x, p, v):
+        return jaxpad.dynamic_pad(x, p, out_shape, mode, v if reads else None)
+
+    _agree(padded, x, values, exact=False)
+    _close(dynamic(x, pads, values), padded(x, values))
+    _agree(dynamic, x, pads, values, exact=False)
+
+
 @given(st.sampled_from(("numpy", "bidirectional")), st.integers(0, 2**32 - 1))
 def test_broadcast(mode, seed):
     x = _values((3, 1), seed)

@@ -26,6 +26,8 @@ def accepted(x: jax.Array, images: jax.Array, kernel: jax.Array, n: np.int64) ->
     jaxpad.pad(x, [n, np.int32(2)], x.shape, "wrap")
     jaxpad.pad(x, np.array([1, 2]), jnp.array([0, 1]), "symmetric")
     jaxpad.pad(x, [jnp.int32(1), 0], [0, 1], pad_value=jnp.float32(2), interior=[1, 0])
+    jaxpad.pad(x, (2, 1), (2, 1), ("wrap", ("dirichlet", "symmetric")), jnp.zeros((2, 2)))
+    jaxpad.dynamic_pad(x, [1, 0], (4, 4), [("reflect_odd", "wrap"), "edge"])
     jaxpad.pad(x, [1, 2], [0, 1], pad_value=2.5)
     pads = jnp.array([1, -1])
     jaxpad.dynamic_pad(x, pads, (4, 5))
