@@ -18,8 +18,6 @@ A square float32 field of each size in ``benchmarks.cases.BOUNDARY_SIZES`` is pa
    edge, reflect, odd reflections) use one ``jnp.pad`` per side instead.
 
 Both computations are checked to agree, forward and VJP, before anything is timed.
-``--prototype`` adds ``benchmarks/per_side_prototype.py``, a sketch of a lowering of
-per-side modes (not part of jaxpad), to both comparisons.
 Each of the two comparisons is one group of programs timed in interleaved rounds
 (shuffled every round), medians of ``calls`` back-to-back calls cycling through as
 many copies of the inputs, with glibc's malloc pinned (benchmarks/_timing.py says why).
@@ -39,7 +37,6 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks import per_side_prototype
 from benchmarks._timing import allocator, interleaved_stats, load, machine, pin_allocator
 from benchmarks.cases import (
     BOUNDARY_CASES,
@@ -146,7 +143,7 @@ def check_agree(ours, theirs, x, values, ct):
     )
 
 
-def run_case(size, name, modes, jax_cfd, rounds, calls, prototype=False):
+def run_case(size, name, modes, jax_cfd, rounds, calls):
     rng = np.random.default_rng(size)
     width = BOUNDARY_WIDTH
     x = jnp.asarray(rng.standard_normal((size, size), np.float32))
@@ -159,10 +156,6 @@ def run_case(size, name, modes, jax_cfd, rounds, calls, prototype=False):
     )
     check_agree(ours, theirs, x, values, ct)
     programs = {"jaxpad": ours, "baseline": theirs, "lax": reference}
-    if prototype:
-        sketch = per_side_prototype.make(side_pairs(modes), (width, width), (width, width))
-        check_agree(ours, sketch, x, values, ct)
-        programs["prototype"] = sketch
     timed = {(lib, "fwd"): jax.jit(fn) for lib, fn in programs.items()}
     timed.update({(lib, "vjp"): _vjp(fn) for lib, fn in programs.items()})
 
@@ -182,7 +175,7 @@ def run_case(size, name, modes, jax_cfd, rounds, calls, prototype=False):
         }
         for group in (against_lax, against_baseline)
     )
-    row = {
+    return {
         "size": size,
         "case": name,
         "modes": modes if isinstance(modes, str) else [list(pair) for pair in side_pairs(modes)],
@@ -199,16 +192,6 @@ def run_case(size, name, modes, jax_cfd, rounds, calls, prototype=False):
         "fwd_speedup": second[("baseline", "fwd")] / second[("jaxpad", "fwd")],
         "vjp_speedup": second[("baseline", "vjp")] / second[("jaxpad", "vjp")],
     }
-    if prototype:
-        row.update(
-            prototype_fwd_ms=1e3 * first[("prototype", "fwd")],
-            prototype_vjp_ms=1e3 * first[("prototype", "vjp")],
-            prototype_fwd_over_lax=first[("prototype", "fwd")] / first[("lax", "fwd")],
-            prototype_vjp_over_lax=first[("prototype", "vjp")] / first[("lax", "vjp")],
-            prototype_fwd_speedup=second[("baseline", "fwd")] / second[("prototype", "fwd")],
-            prototype_vjp_speedup=second[("baseline", "vjp")] / second[("prototype", "vjp")],
-        )
-    return row
 
 
 def describe(modes):
@@ -224,11 +207,6 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--calls", type=int, default=5)
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
-    parser.add_argument(
-        "--prototype",
-        action="store_true",
-        help="also time benchmarks/per_side_prototype.py, a sketch of a faster lowering",
-    )
     parser.add_argument("--system-malloc", action="store_true")
     args = parser.parse_args()
     if not args.system_malloc:
@@ -248,7 +226,7 @@ def main():
     rows, start = [], time.perf_counter()
     for size in sizes:
         for name, modes, jax_cfd in BOUNDARY_CASES:
-            row = run_case(size, name, modes, jax_cfd, rounds, args.calls, args.prototype)
+            row = run_case(size, name, modes, jax_cfd, rounds, args.calls)
             rows.append(row)
             print(
                 f"| {size} | {name}: {describe(modes).replace(', ', '; ')} "
@@ -258,20 +236,8 @@ def main():
                 f"| {row['baseline_vjp_ms']:.3f} | {row['vjp_speedup']:.1f}x |",
                 flush=True,
             )
-            if args.prototype:
-                print(
-                    f"| {size} | (prototype lowering) "
-                    f"| {row['prototype_fwd_ms']:.3f} | {row['prototype_fwd_over_lax']:.2f}x "
-                    f"| {row['prototype_vjp_ms']:.3f} | {row['prototype_vjp_over_lax']:.2f}x "
-                    f"| {row['baseline']} | | {row['prototype_fwd_speedup']:.1f}x "
-                    f"| | {row['prototype_vjp_speedup']:.1f}x |",
-                    flush=True,
-                )
     print(f"\n# {load()} at the end, {time.perf_counter() - start:.0f} s")
-    keys = ["fwd_over_lax", "vjp_over_lax", "fwd_speedup", "vjp_speedup"]
-    if args.prototype:
-        keys += [f"prototype_{key}" for key in keys]
-    for key in keys:
+    for key in ("fwd_over_lax", "vjp_over_lax", "fwd_speedup", "vjp_speedup"):
         found = [row[key] for row in rows]
         print(f"# {key}: median {np.median(found):.2f}, min {min(found):.2f}, max {max(found):.2f}")
     if args.out:

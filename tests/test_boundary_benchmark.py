@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from benchmarks import boundary, per_side_prototype
+from benchmarks import boundary
 from benchmarks.cases import BOUNDARY_CASES, BOUNDARY_VALUES
 
 
@@ -47,26 +47,3 @@ def test_both_computations_give_numpy_per_side(name, modes, jax_cfd, width):
     np.testing.assert_allclose(baseline, expected, rtol=1e-6, atol=1e-5)
     ours = jax.jit(boundary.jaxpad_boundary(modes, width))(jnp.asarray(x), values)
     np.testing.assert_allclose(ours, expected, rtol=1e-6, atol=1e-5)
-
-
-@pytest.mark.parametrize(
-    ("name", "modes", "jax_cfd"), BOUNDARY_CASES, ids=[c[0] for c in BOUNDARY_CASES]
-)
-@pytest.mark.parametrize("width", [1, 3])
-def test_prototype_lowering_matches_numpy_and_the_jnp_pad_gradient(name, modes, jax_cfd, width):
-    rng = np.random.default_rng(1)
-    x = jnp.asarray(rng.standard_normal((7, 6)).astype(np.float32))
-    values = jnp.asarray(BOUNDARY_VALUES, jnp.float32)
-    sketch = per_side_prototype.make(boundary.side_pairs(modes), (width,) * 2, (width,) * 2)
-    expected = numpy_per_side(np.asarray(x), width, modes, BOUNDARY_VALUES)
-    np.testing.assert_allclose(jax.jit(sketch)(x, values), expected, rtol=1e-6, atol=1e-5)
-    ct = jnp.asarray(rng.standard_normal(expected.shape).astype(np.float32))
-    baseline = boundary.jax_cfd_boundary(modes, width)
-
-    @jax.jit
-    def cotangents(x, values, ct):
-        return jax.vjp(sketch, x, values)[1](ct), jax.vjp(baseline, x, values)[1](ct)
-
-    got, want = cotangents(x, values, ct)
-    for argnum in (0, 1):
-        np.testing.assert_allclose(got[argnum], want[argnum], rtol=1e-5, atol=1e-5)
