@@ -74,28 +74,38 @@ def from_numpy(mode: str, reflect_type: str = "even") -> str:
 
     Args:
       mode: a ``numpy.pad`` mode name.
-      reflect_type: ``numpy.pad``'s ``reflect_type`` for reflect and symmetric.
+      reflect_type: ``numpy.pad``'s ``reflect_type`` for reflect and symmetric:
+        ``"odd"`` gives ``"reflect_odd"`` / ``"symmetric_odd"``.
 
     Returns:
       The name to pass as ``jaxpad.pad``'s ``mode``.
 
     Raises:
-      ValueError: for numpy's statistics, ramp and empty modes and for odd
-        reflection, which ``jaxpad.numpy.pad`` implements with numpy's signature.
+      ValueError: for numpy's statistics, ramp and empty modes, which
+        ``jaxpad.numpy.pad`` implements with numpy's signature.
 
     Example:
       >>> from jaxpad import modes
       >>> modes.from_numpy("symmetric")
       'symmetric'
+      >>> modes.from_numpy("reflect", reflect_type="odd")
+      'reflect_odd'
     """
     fn = "jaxpad.modes.from_numpy"
-    if mode in _NUMPY_ONLY or (mode in ("reflect", "symmetric") and reflect_type == "odd"):
+    if mode in _NUMPY_ONLY:
         raise ValueError(
-            f"{fn}: mode={mode!r} with reflect_type={reflect_type!r} is not a jaxpad.pad "
-            "mode; jaxpad.numpy.pad takes numpy.pad's arguments and implements it."
+            f"{fn}: mode={mode!r} is not a jaxpad.pad mode; jaxpad.numpy.pad takes "
+            "numpy.pad's arguments and implements it."
         )
-    if reflect_type != "even":
+    if reflect_type not in ("even", "odd"):
         raise ValueError(f"{fn}: reflect_type must be 'even' or 'odd'; got {reflect_type!r}.")
+    if reflect_type == "odd":
+        if mode not in ("reflect", "symmetric"):
+            raise ValueError(
+                f"{fn}: reflect_type='odd' applies to reflect and symmetric only; got "
+                f"mode={mode!r}."
+            )
+        return mode + "_odd"
     return _lookup(fn, _NUMPY, mode, "numpy.pad")
 
 

@@ -140,3 +140,43 @@ def test_traced_halo_is_rejected():
 def test_halo_wider_than_the_block_is_fine_on_an_unsplit_axis():
     got = call(halo_begin=(0, 5), halo_end=(0, 2), mode="wrap")
     np.testing.assert_array_equal(got[0], numpy_pad(np.asarray(X), (0, 5), (0, 2), "wrap"))
+
+
+# Per-side and arithmetic boundary modes: the oracle is jaxpad.pad of the global array
+# (itself checked against numpy.pad per side in tests/test_sides.py).
+
+SIDED = [
+    "dirichlet",
+    "reflect_odd",
+    "symmetric_odd",
+    (("dirichlet", "symmetric"), "wrap"),
+    (("wrap", "wrap"), ("dirichlet", "reflect_odd")),
+    (("reflect_odd", "constant"), ("edge", "dirichlet")),
+]
+
+
+@pytest.mark.parametrize("mode", SIDED, ids=str)
+@pytest.mark.parametrize("split", [0, 1])
+def test_per_side_modes_match_the_global_pad(mode, split):
+    """Blocks along axis ``split`` (4 of them, by a named vmap); halos as wide as a
+    block on the split axis reach reflect_odd's neighbour element too."""
+    x = np.random.default_rng(0).random((12, 8)).astype(np.float32)
+    values = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
+    if "dirichlet" not in str(mode) and "constant" not in str(mode):
+        values = None
+    halo_begin, halo_end = ((3, 2), (1, 2)) if split == 0 else ((2, 2), (1, 1))
+    global_padded = np.asarray(
+        jax.jit(lambda x: jaxpad.pad(x, halo_begin, halo_end, mode, values))(x)
+    )
+    block = x.shape[split] // 4
+    names = ["i", None] if split == 0 else [None, "i"]
+    blocks = np.stack(np.split(x, 4, axis=split))
+
+    def local(b):
+        return halo_pad(b, halo_begin, halo_end, mode, values, axis_names=names)
+
+    got = jax.jit(jax.vmap(local, axis_name="i"))(blocks)
+    for k in range(4):
+        window = [slice(None), slice(None)]
+        window[split] = slice(block * k, block * k + block + halo_begin[split] + halo_end[split])
+        np.testing.assert_allclose(got[k], global_padded[tuple(window)], rtol=1e-5, atol=1e-6)

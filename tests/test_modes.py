@@ -37,6 +37,17 @@ def test_from_numpy(mode, n, lo, hi):
     )
 
 
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+@pytest.mark.parametrize("n, lo, hi", SHAPES_AND_PADS)
+def test_from_numpy_odd_reflection(mode, n, lo, hi):
+    x = _signal(n)
+    np.testing.assert_allclose(
+        _jaxpad(x, lo, hi, modes.from_numpy(mode, reflect_type="odd")),
+        np.pad(x, (lo, hi), mode, reflect_type="odd"),
+        rtol=1e-6,
+    )
+
+
 def _scipy_extension(x, lo, hi, mode):
     """scipy.ndimage's extension of ``x`` by ``lo``/``hi``, read through correlate1d:
     a one-hot kernel wider than the array reads any offset at output position 0."""
@@ -173,7 +184,7 @@ def test_every_translation_is_a_jaxpad_mode():
             "from_numpy: 'mirror' is not one of numpy.pad's modes",
         ),
         (lambda: modes.from_numpy("mean"), "from_numpy: mode='mean' .* jaxpad.numpy.pad"),
-        (lambda: modes.from_numpy("reflect", "odd"), "from_numpy: .*reflect_type='odd'"),
+        (lambda: modes.from_numpy("edge", "odd"), "from_numpy: reflect_type='odd' applies"),
         (lambda: modes.from_numpy("reflect", "uneven"), "from_numpy: reflect_type must be"),
         (lambda: modes.from_torch("REFLECT"), "from_torch: 'REFLECT' is not one of PyTorch's"),
         (lambda: modes.from_tensorflow("edge"), "from_tensorflow: 'EDGE' is not one of tf.pad's"),
