@@ -1189,7 +1189,8 @@ def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Targ
 def sided_signs(t_shape, operand_shape, pads_begin, mode):
     """The sign vectors of the axes where a side mirrors with a minus."""
     signs = {}
-    for axis, (n, size, lo) in enumerate(zip(operand_shape, t_shape, pads_begin)):
+    for axis in _padded_axes(operand_shape, t_shape, pads_begin):
+        n, size, lo = operand_shape[axis], t_shape[axis], pads_begin[axis]
         sign = side_coefficients(mode[axis], n, np.arange(size) - lo).sign
         if np.any(sign == -1):
             signs[axis] = sign

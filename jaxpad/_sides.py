@@ -132,19 +132,23 @@ def value_term(values, modes: Sides, x_shape, out_shape, pads_begin):
     ndim = len(x_shape)
     dtype = values.dtype
     compute = np.dtype(np.int32) if dtype == np.bool_ else dtype
-    coefficients = [
-        side_coefficients(modes[axis], x_shape[axis], np.arange(out_shape[axis]) - pads_begin[axis])
-        for axis in range(ndim)
-    ]
+    # Unpadded axes (possibly of symbolic size) neither hold a value nor carry one.
+    padded = [a for a in range(ndim) if pads_begin[a] or out_shape[a] != x_shape[a]]
+    coefficients = {
+        axis: side_coefficients(
+            modes[axis], x_shape[axis], np.arange(out_shape[axis]) - pads_begin[axis]
+        )
+        for axis in padded
+    }
     total = None
-    for axis in range(ndim):
+    for axis in padded:
         offsets = np.arange(out_shape[axis]) - pads_begin[axis]
         for side, region in enumerate((offsets < 0, offsets >= x_shape[axis])):
             weights = np.where(region, coefficients[axis].value, 0)
             if not weights.any():
                 continue
             term = values[axis, side].astype(compute) * _along(weights, ndim, axis, compute)
-            for later in range(axis + 1, ndim):
+            for later in (a for a in padded if a > axis):
                 carried = coefficients[later].row_sum()
                 if not np.all(carried == 1):
                     term = term * _along(carried, ndim, later, compute)

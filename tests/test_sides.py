@@ -395,3 +395,45 @@ def test_error_dynamic_pad_checks_the_same():
         jaxpad.dynamic_pad(jnp.ones((2, 2)), (1, 1), (4, 4), ("wrap",))
     with raises(ValueError, "jaxpad.dynamic_pad: pad_value is only read by sides"):
         jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "reflect_odd", 2.0)
+
+
+# Export ----------------------------------------------------------------------------
+
+
+def test_export_for_cpu_cuda_and_tpu_with_a_symbolic_batch_and_gradients():
+    from jax import export
+
+    mode = (("constant", "constant"), ("dirichlet", "reflect_odd"), "wrap")
+    spec = jax.ShapeDtypeStruct(export.symbolic_shape("b, 5, 4"), jnp.float32)
+    values = np.array([[0, 0], [1.5, 0], [0, 0]], np.float32)
+
+    def f(x, v):
+        return jaxpad.pad(x, (0, 2, 1), (0, 3, 2), mode, v)
+
+    def grads(x, v):
+        return jax.grad(lambda x, v: (f(x, v) ** 2).sum(), (0, 1))(x, v)
+
+    value_spec = jax.ShapeDtypeStruct((3, 2), jnp.float32)
+    for fn in (f, grads):
+        exported = export.export(jax.jit(fn), platforms=("cpu", "cuda", "tpu"))(spec, value_spec)
+        # JAX's own shape assertions for the symbolic batch are the only custom calls.
+        calls = set(re.findall(r"stablehlo.custom_call @(\w+)", exported.mlir_module()))
+        assert calls <= {"shape_assertion"}, calls
+        x = np.random.default_rng(8).random((2, 5, 4)).astype(np.float32)
+        jax.tree.map(
+            lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5),
+            exported.call(x, values),
+            fn(x, values),
+        )
+
+
+def test_error_symbolic_size_on_a_padded_axis_with_per_side_modes():
+    from jax import export
+
+    spec = jax.ShapeDtypeStruct(export.symbolic_shape("h, 4"), jnp.float32)
+    with raises(
+        ValueError,
+        "jaxpad.pad: axis 0 has the symbolic size h and per-side mode ('dirichlet', "
+        "'dirichlet'); per-side and odd modes need a concrete size on every padded axis.",
+    ):
+        export.export(jax.jit(lambda x: jaxpad.pad(x, (1, 0), (1, 0), "dirichlet")))(spec)
