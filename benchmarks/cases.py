@@ -130,3 +130,24 @@ def sweep_configs(count: int = SWEEP_COUNT, seed: int = SWEEP_SEED) -> list[Swee
             begin[axis], end[axis] = b, e
         configs.append(SweepConfig(shape, tuple(begin), tuple(end), mode, kind))
     return configs
+
+
+# benchmarks.boundary: a 2-D field padded by BOUNDARY_WIDTH on every side, a mode per
+# side: (name, mode: one string or a (begin, end) pair per axis, whether jax-cfd can say it). Axis 0
+# is y (walls), axis 1 is x. The jax-cfd-style baseline reads "dirichlet" as jax-cfd's
+# cell-centred Dirichlet wall, "symmetric" as its zero-flux Neumann wall and "wrap" on
+# both sides as periodic; the other sets' baseline is one jnp.pad per side.
+BOUNDARY_SIZES = (256, 1024, 2048)
+BOUNDARY_SIZES_QUICK = (256, 1024)
+BOUNDARY_WIDTH = 2
+BOUNDARY_CASES = (
+    # One string for every side: the planner of the five original modes, for reference.
+    ("Neumann box, one string", "symmetric", True),
+    ("channel", (("dirichlet", "dirichlet"), ("wrap", "wrap")), True),
+    ("wall + outflow", (("dirichlet", "symmetric"), ("wrap", "wrap")), True),
+    ("box", (("dirichlet", "symmetric"), ("symmetric", "dirichlet")), True),
+    ("four modes", (("constant", "edge"), ("reflect", "dirichlet")), False),
+    ("odd", (("reflect_odd", "symmetric_odd"), ("wrap", "dirichlet")), False),
+)
+# pad_value, shape (ndim, 2): read only by the constant and dirichlet sides.
+BOUNDARY_VALUES = ((0.5, -1.0), (2.0, 0.25))

@@ -61,3 +61,11 @@ def test_distributed_heat_equation_matches_one_device_and_moves_only_halos():
     assert "dirichlet walls" in stdout and "reflecting walls" in stdout
     assert stdout.count("1040 bytes per device (halo of a block: 1040 bytes)") == 2
     assert stdout.strip().endswith("ok")
+
+
+def test_channel_flow_recovers_the_wall_speed_with_either_padding():
+    stdout = run_example("channel_flow.py")
+    assert "solvers agree: True" in stdout
+    assert "(same as one by one: True)" in stdout
+    assert stdout.count("top wall speed recovered 0.750") == 2
+    assert stdout.strip().endswith("ok")
