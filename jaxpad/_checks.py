@@ -153,13 +153,13 @@ def check_length(fn_name: str, arg_name: str, values: tuple, ndim: int) -> None:
         )
 
 
-def check_mode(fn_name: str, mode: object, modes: Sequence[str]) -> str:
+def check_mode(fn_name: str, mode: object, modes: Sequence[str], arg_name: str = "mode") -> str:
     """A jaxpad pad mode; other frameworks' spellings are pointed to jaxpad.modes."""
     if isinstance(mode, str) and mode in modes:
         return mode
     options = ", ".join(repr(m) for m in modes)
     raise ValueError(
-        f"{fn_name}: mode must be one of {options}; got {mode!r}. Other frameworks' names "
+        f"{fn_name}: {arg_name} must be one of {options}; got {mode!r}. Other frameworks' names "
         "translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, from_opencv, "
         "from_onnx, from_numpy)."
     )

@@ -38,14 +38,7 @@ Sides = tuple[tuple[str, str], ...]
 
 
 def _check_one(fn_name: str, mode: object, where: str) -> str:
-    if isinstance(mode, str) and mode in SIDE_MODES:
-        return mode
-    options = ", ".join(repr(m) for m in SIDE_MODES)
-    raise ValueError(
-        f"{fn_name}: {where} must be one of {options}; got {mode!r}. Other frameworks' "
-        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
-        "from_opencv, from_onnx, from_numpy)."
-    )
+    return _checks.check_mode(fn_name, mode, SIDE_MODES, arg_name=where)
 
 
 def parse_modes(fn_name: str, mode: object, ndim: int) -> str | Sides:
