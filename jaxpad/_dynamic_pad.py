@@ -102,10 +102,9 @@ def dynamic_pad(
             f"got {len(shape)}: {shape}."
         )
     _checks.check_non_negative(_FN, "shape", shape)
-    classic = isinstance(mode, str) and (
+    if not isinstance(mode, str) or not (
         pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
-    )
-    if not classic:
+    ):
         return _sided(x, pads_begin, shape, mode, pad_value)
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)

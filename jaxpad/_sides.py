@@ -16,6 +16,7 @@ the pad; differentiating and batching them over ``pad_value`` is plain JAX.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -67,9 +68,10 @@ def parse_modes(fn_name: str, mode: object, ndim: int) -> str | Sides:
                 f"{fn_name}: mode[{axis}] must be a string or a (begin, end) pair of "
                 f"strings; got {entry!r}."
             )
-        pairs.append(
-            tuple(_check_one(fn_name, side, f"mode[{axis}][{i}]") for i, side in enumerate(entry))
+        begin, end = (
+            _check_one(fn_name, side, f"mode[{axis}][{i}]") for i, side in enumerate(entry)
         )
+        pairs.append((begin, end))
     sides = {side for pair in pairs for side in pair}
     if len(sides) == 1 and next(iter(sides)) in MODES:
         return next(iter(sides))
@@ -89,7 +91,7 @@ def check_dtype(fn_name: str, modes: Sides, dtype) -> None:
         )
 
 
-def values_operand(fn_name: str, pad_value: object, modes: str | Sides, ndim: int, dtype):
+def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, dtype):
     """The per-side values as an ``(ndim, 2)`` array of ``dtype``, or None for zeros."""
     if pad_value is None:
         return None
@@ -224,7 +226,7 @@ def _reduced_sided_pad(pad, n: int, size: int, modes, dtype):
     """An int32 pad reading as ``pad`` does, and the whole periods each side skipped
     (in ``dtype``, for the odd modes' drift)."""
     if isinstance(pad, int):
-        pad = np.asarray(pad, np.int64 if jax.config.jax_enable_x64 else np.int32)
+        pad = np.asarray(pad, jax.dtypes.canonicalize_dtype(np.int64))
     pad = jnp.asarray(pad)
     if jnp.iinfo(pad.dtype).bits < 32:
         pad = pad.astype(np.int32)
