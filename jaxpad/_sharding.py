@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from collections.abc import Sequence
 from functools import partial
@@ -47,7 +49,7 @@ def same_axes_sharding(aval, out_shape: Sequence[int]):
     return moved_axes_sharding(aval, out_shape, range(len(out_shape)))
 
 
-def with_auto_axes(lowering, ctx):
+def _with_auto_axes(lowering, ctx):
     """Runs ``lowering`` with the mesh's Explicit axes switched to Auto.
 
     Under Explicit axes every intermediate must have a sharding JAX can type, and the
@@ -74,6 +76,39 @@ def with_auto_axes(lowering, ctx):
         )(*args)
 
     return lowering_in_auto_axes
+
+
+# Whether the program being lowered knows its devices (custom_partitioning needs them).
+_DEVICES_KNOWN = contextvars.ContextVar("jaxpad_devices_known", default=False)
+
+
+def devices_known() -> bool:
+    """Inside a lowering registered by ``_lowering.register_lowering``: whether the
+    program's devices are known (``_sharded_pad.request_devices``)."""
+    return _DEVICES_KNOWN.get()
+
+
+@contextlib.contextmanager
+def _devices_flag(value: bool):
+    token = _DEVICES_KNOWN.set(value)
+    try:
+        yield
+    finally:
+        _DEVICES_KNOWN.reset(token)
+
+
+def with_auto_axes(lowering, ctx):
+    """Runs ``lowering`` with the mesh's Explicit axes switched to Auto (below), and
+    with ``devices_known()`` answering for this program."""
+    axis_context = getattr(ctx.module_context, "axis_context", None)
+    known = bool(getattr(axis_context, "device_assignment", None))
+    inner = _with_auto_axes(lowering, ctx)
+
+    def lowering_with_devices_flag(*args, **params):
+        with _devices_flag(known):
+            return inner(*args, **params)
+
+    return lowering_with_devices_flag
 
 
 def is_partitioned(ctx) -> bool:
