@@ -36,6 +36,12 @@ from jaxpad._lowering import (
     plan_dynamic_fold,
     register_lowering,
 )
+from jaxpad._sharded_pad import (
+    check_max_pad,
+    partitioned_dynamic_fold_lowering,
+    partitioned_dynamic_pad_lowering,
+    request_devices,
+)
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import DynamicPads
 
@@ -48,6 +54,8 @@ def dynamic_pad(
     shape: Sequence[int],
     mode: str = "constant",
     pad_value: ArrayLike | None = None,
+    *,
+    max_pad: int | Sequence[int | None] | None = None,
 ) -> jax.Array:
     """Pads ``x`` into a static ``shape`` by ``pads_begin`` that may be traced.
 
@@ -72,6 +80,14 @@ def dynamic_pad(
         decide its lowering, and the error names the constraint to add.
       mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``.
       pad_value: constant mode only; a scalar, possibly traced and differentiated.
+      max_pad: a static bound on ``|pads_begin|``: None (no bound), one non-negative
+        int for every axis, or one int or None per axis. Only sharded programs use
+        it: along an axis split over devices, each device then receives a halo of
+        ``max_pad`` rows from its neighbours instead of the whole axis
+        (docs/sharding.md). A static pad past its bound raises ``ValueError``; a
+        traced one past it at run time still gives the right result, by gathering
+        the axis (a branch taken only then). Periodic modes compare the offset
+        nearest 0 that is equivalent modulo the period.
 
     Returns:
       An array of ``shape`` and ``x.dtype``. For concrete ``pads_begin`` it equals
@@ -95,11 +111,20 @@ def dynamic_pad(
             f"got {len(shape)}: {shape}."
         )
     _checks.check_non_negative(_FN, "shape", shape)
+    raw_pads = pads_begin
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
+    max_pad = check_max_pad(_FN, max_pad, raw_pads, ndim)
     pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
     x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
+    pad_value = request_devices(x, pad_value)
     return dynamic_pad_p.bind(
-        x, pad_value, pads_begin, shape=shape, mode=mode, static_pads=static_pads
+        x,
+        pad_value,
+        pads_begin,
+        shape=shape,
+        mode=mode,
+        static_pads=static_pads,
+        max_pad=max_pad,
     )
 
 
@@ -252,7 +277,8 @@ def _check_config(fn_name, x_shape, pads_begin, shape, mode):
     return num_batch
 
 
-def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_pads):
+def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_pads, max_pad=None):
+    del max_pad
     num_batch = _check_config(_FN, x.shape, pads_begin, shape, mode)
     if len(static_pads) != x.ndim - num_batch:
         raise ValueError(f"{_FN}: static_pads {static_pads} does not match pads_begin.")
@@ -270,10 +296,10 @@ def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_
 # JVP and transpose ---------------------------------------------------------------
 
 
-def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads):
+def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads, max_pad=None):
     x, pad_value, pads_begin = primals
     x_dot, value_dot, _ = tangents
-    params = dict(shape=shape, mode=mode, static_pads=static_pads)
+    params = dict(shape=shape, mode=mode, static_pads=static_pads, max_pad=max_pad)
     out = dynamic_pad_p.bind(x, pad_value, pads_begin, **params)
     if type(x_dot) is ad.Zero and type(value_dot) is ad.Zero:
         return out, ad.Zero.from_primal_value(out)
@@ -282,7 +308,7 @@ def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads):
     return out, dynamic_pad_p.bind(x_dot, value_dot, pads_begin, **params)
 
 
-def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_pads):
+def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_pads, max_pad=None):
     if ad.is_undefined_primal(pads_begin):
         raise ValueError(f"{_FN}: pads_begin is an integer operand and has no cotangent.")
     need_x, need_value = ad.is_undefined_primal(x), ad.is_undefined_primal(pad_value)
@@ -296,7 +322,12 @@ def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_p
     t_x = t_value = None
     if need_x:
         t_x = dynamic_fold_p.bind(
-            t, pads_begin, operand_shape=tuple(x_shape), mode=mode, static_pads=static_pads
+            t,
+            pads_begin,
+            operand_shape=tuple(x_shape),
+            mode=mode,
+            static_pads=static_pads,
+            max_pad=max_pad,
         )
         t_x = match_sharding(t_x, x.aval)
     if need_value:
@@ -317,7 +348,7 @@ def _batch_size(args, dims):
     return next(arg.shape[dim] for arg, dim in zip(args, dims) if dim is not None)
 
 
-def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
+def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads, max_pad=None):
     x, pad_value, pads_begin = args
     x_bdim, value_bdim, pads_bdim = dims
     size = _batch_size(args, dims)
@@ -328,7 +359,13 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
     if value_bdim is not None or pad_value.ndim:
         pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
     out = dynamic_pad_p.bind(
-        x, pad_value, pads_begin, shape=(size, *shape), mode=mode, static_pads=static_pads
+        x,
+        pad_value,
+        pads_begin,
+        shape=(size, *shape),
+        mode=mode,
+        static_pads=static_pads,
+        max_pad=max_pad,
     )
     return out, 0
 
@@ -337,7 +374,8 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
 # Sums each output cotangent back onto its source element (_lowering.dynamic_fold_lowering).
 
 
-def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads):
+def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None):
+    del max_pad
     num_batch = _check_config("jaxpad.dynamic_fold", operand_shape, pads_begin, t.shape, mode)
     if not all(_is_static(size) for size in (*operand_shape, *t.shape)):
         _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode)
@@ -376,7 +414,7 @@ def _dynamic_fold_jvp(primals, tangents, **params):
     return out, dynamic_fold_p.bind(t_dot, pads_begin, **params)
 
 
-def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pads):
+def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None):
     del operand_shape
     if type(ct) is ad.Zero:
         return [ad.Zero(t.aval), None]
@@ -388,11 +426,12 @@ def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pa
         shape=tuple(t.aval.shape),
         mode=mode,
         static_pads=static_pads,
+        max_pad=max_pad,
     )
     return [padded, None]
 
 
-def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads):
+def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads, max_pad=None):
     t, pads_begin = args
     size = _batch_size(args, dims)
     t = batching.bdim_at_front(t, dims[0], size)
@@ -403,6 +442,7 @@ def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads):
         operand_shape=(size, *operand_shape),
         mode=mode,
         static_pads=static_pads,
+        max_pad=max_pad,
     )
     return out, 0
 
@@ -415,7 +455,9 @@ dynamic_pad_p.def_abstract_eval(_dynamic_pad_abstract_eval)
 ad.primitive_jvps[dynamic_pad_p] = _dynamic_pad_jvp
 ad.primitive_transposes[dynamic_pad_p] = _dynamic_pad_transpose
 batching.primitive_batchers[dynamic_pad_p] = _dynamic_pad_batch
-register_lowering(dynamic_pad_p, dynamic_pad_lowering)
+register_lowering(
+    dynamic_pad_p, partitioned_dynamic_pad_lowering(dynamic_pad_lowering, dynamic_fold_lowering)
+)
 
 dynamic_fold_p = Primitive("jaxpad_dynamic_fold")
 dynamic_fold_p.def_impl(partial(xla.apply_primitive, dynamic_fold_p))
@@ -423,4 +465,7 @@ dynamic_fold_p.def_abstract_eval(_dynamic_fold_abstract_eval)
 ad.primitive_jvps[dynamic_fold_p] = _dynamic_fold_jvp
 ad.primitive_transposes[dynamic_fold_p] = _dynamic_fold_transpose
 batching.primitive_batchers[dynamic_fold_p] = _dynamic_fold_batch
-register_lowering(dynamic_fold_p, dynamic_fold_lowering)
+register_lowering(
+    dynamic_fold_p,
+    partitioned_dynamic_fold_lowering(dynamic_pad_lowering, dynamic_fold_lowering),
+)

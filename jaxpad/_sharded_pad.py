@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from functools import partial
 
 import jax
@@ -35,7 +36,7 @@ from jax import lax
 from jax.experimental.custom_partitioning import custom_partitioning
 from jax.sharding import NamedSharding, PartitionSpec
 
-from jaxpad._index_maps import source_index
+from jaxpad._index_maps import effective_mode, period, source_index
 from jaxpad._sharding import devices_known
 
 # Plans (NumPy only) ----------------------------------------------------------------
@@ -88,18 +89,17 @@ class AxisExchange:
         return sum(slab.length for slab in self.slabs)
 
 
-def plan_exchange(sources: np.ndarray, n: int, devices: int) -> AxisExchange:
-    """The exchange that gives each of ``devices`` output blocks its rows.
+def plan_slabs(block_sources, in_block: int, devices: int):
+    """The slabs that bring each block the source rows it may read.
 
-    ``sources``: the global source row of each output position (-1: pad value). Input
-    and output blocks are XLA's tiles: ``ceil(size / devices)`` rows each.
+    ``block_sources[j]``: the global source rows output block ``j`` may read. Returns
+    the slabs and, per offset, where its slab starts in the concatenation of a
+    device's own block and the slabs it receives.
     """
-    size = len(sources)
-    in_block, out_block = -(-n // devices), -(-size // devices)
     # The range of each source block's rows (local indices) each output block reads.
     need: dict[tuple[int, int], tuple[int, int]] = {}
-    for j in range(devices):
-        src = sources[j * out_block : (j + 1) * out_block]
+    for j, src in enumerate(block_sources):
+        src = np.asarray(src)
         src = src[src >= 0]
         for k in np.unique(src // in_block):
             local = src[src // in_block == k] - k * in_block
@@ -119,6 +119,19 @@ def plan_exchange(sources: np.ndarray, n: int, devices: int) -> AxisExchange:
         slabs.append(Slab(offset, length, tuple(starts), tuple((k, j) for j, k in pairs)))
         base[offset] = position
         position += length
+    return tuple(slabs), base, position
+
+
+def plan_exchange(sources: np.ndarray, n: int, devices: int) -> AxisExchange:
+    """The exchange that gives each of ``devices`` output blocks its rows.
+
+    ``sources``: the global source row of each output position (-1: pad value). Input
+    and output blocks are XLA's tiles: ``ceil(size / devices)`` rows each.
+    """
+    size = len(sources)
+    in_block, out_block = -(-n // devices), -(-size // devices)
+    blocks = [sources[j * out_block : (j + 1) * out_block] for j in range(devices)]
+    slabs, base, position = plan_slabs(blocks, in_block, devices)
     rows = np.zeros((devices, out_block), np.int64)
     valid = np.ones((devices, out_block), bool)
     real = np.zeros((devices, out_block), bool)
@@ -146,7 +159,7 @@ def plan_exchange(sources: np.ndarray, n: int, devices: int) -> AxisExchange:
         devices,
         in_block,
         out_block,
-        tuple(slabs),
+        slabs,
         tuple(map(tuple, rows.tolist())),
         None if valid.all() else tuple(map(tuple, valid.tolist())),
         _run_starts(rows, real & valid, position),
@@ -521,3 +534,463 @@ def request_devices(x, pad_value):
         return pad_value
     flag = _device_marker(np.bool_(True))
     return lax.select(flag, pad_value, pad_value)
+
+
+# Dynamic pads ------------------------------------------------------------------------
+# dynamic_pad's offsets are known only at run time. Along a split axis with a static
+# bound B on |pads_begin| (dynamic_pad's max_pad), each block may read the rows within
+# B of its window: the slabs are planned for every offset in [-B, B] at once and the
+# rows are picked at run time. Offsets past the bound (and axes with no bound) read
+# the whole axis, gathered (a branch taken at run time only when they occur).
+
+
+@dataclasses.dataclass(frozen=True)
+class DynamicExchange:
+    """The exchange of one split axis padded by a traced offset, bounded by ``bound``
+    (None: no bound, the axis is gathered). ``base[offset]``: where the slab of that
+    offset starts in the concatenation of a block and its slabs (-1: no such slab);
+    ``starts[offset][k]``: the row of block ``k`` the slab starts at."""
+
+    mode: str
+    n: int
+    size: int
+    devices: int
+    in_block: int
+    out_block: int
+    bound: int | None
+    slabs: tuple[Slab, ...]
+    base: tuple[int, ...]
+    starts: tuple[tuple[int, ...], ...]
+
+
+def _window_sources(mode, n, first, stop):
+    """Source rows of offsets ``[first, stop)``, -1 outside x in constant mode."""
+    offsets = np.arange(first, stop)
+    if mode == "constant":
+        return np.where((offsets >= 0) & (offsets < n), offsets, -1)
+    return np.asarray(source_index(mode, n, offsets)).astype(np.int64)
+
+
+def plan_dynamic_exchange(mode, n, size, bound, devices) -> DynamicExchange:
+    in_block, out_block = -(-n // devices), -(-size // devices)
+    slabs, base = (), {}
+    if bound is not None:
+        blocks = []
+        for j in range(devices):
+            stop = min((j + 1) * out_block, size)
+            if stop <= j * out_block:
+                blocks.append(np.zeros((0,), np.int64))
+                continue
+            # Every offset in [-bound, bound] at once: a contiguous window of offsets.
+            blocks.append(_window_sources(mode, n, j * out_block - bound, stop + bound))
+        slabs, base, _ = plan_slabs(blocks, in_block, devices)
+    starts_of = {slab.offset: slab.starts for slab in slabs}
+    return DynamicExchange(
+        mode,
+        n,
+        size,
+        devices,
+        in_block,
+        out_block,
+        bound,
+        slabs,
+        tuple(base.get(offset, -1) for offset in range(devices)),
+        tuple(starts_of.get(offset, (0,) * devices) for offset in range(devices)),
+    )
+
+
+def _centered(pads, mode, n):
+    """Periodic modes: the offset equivalent to ``pads`` (reduced modulo the period
+    by dynamic_pad) nearest 0, which the bound is compared with."""
+    mode = effective_mode(mode, n)
+    if mode in ("constant", "edge"):
+        return pads
+    p = period(mode, n)
+    return jnp.remainder(pads + p // 2, p) - p // 2
+
+
+def _take_rows(buffer, rows, axis, num_batch):
+    """``buffer``'s rows ``rows`` (shape batch + (T,)) along ``axis``, per example."""
+    shape = [1] * buffer.ndim
+    shape[:num_batch] = rows.shape[:num_batch]
+    shape[axis] = rows.shape[-1]
+    return jnp.take_along_axis(buffer, rows.reshape(shape), axis=axis, mode="clip")
+
+
+def _dynamic_exchange(x, pad_value, pads, plan: DynamicExchange, axis, names, num_batch):
+    """This device's output block along ``axis``; ``pads``: the offsets (batch shape)."""
+    index = lax.axis_index(names)
+    n, in_block = plan.n, plan.in_block
+    positions = index * plan.out_block + lax.iota(jnp.int32, plan.out_block)
+    shift = _centered(pads.astype(jnp.int32), plan.mode, n)
+    offsets = positions - shift[..., None]
+    if plan.mode == "constant":
+        valid = (offsets >= 0) & (offsets < n)
+        sources = jnp.clip(offsets, 0, n - 1)
+    else:
+        valid = jnp.ones(offsets.shape, bool)
+        sources = source_index(plan.mode, n, offsets, xp=jnp)
+    valid = valid & (positions < plan.size)
+
+    def gathered(x):
+        whole = lax.all_gather(x, names, axis=axis, tiled=True)
+        return _take_rows(whole, sources, axis, num_batch)
+
+    def from_halo(x):
+        parts = [x]
+        for slab in plan.slabs:
+            start = jnp.asarray(slab.starts, jnp.int32)[index]
+            part = lax.dynamic_slice_in_dim(x, start, slab.length, axis)
+            parts.append(lax.ppermute(part, names, slab.pairs))
+        buffer = lax.concatenate(parts, axis) if len(parts) > 1 else x
+        block, local = jnp.divmod(sources, in_block)
+        offset = jnp.remainder(block - index, plan.devices)
+        base = jnp.asarray(plan.base, jnp.int32)[offset]
+        start = jnp.asarray(plan.starts, jnp.int32)[offset, block]
+        rows = jnp.where(offset == 0, local, base + local - start)
+        return _take_rows(buffer, rows, axis, num_batch)
+
+    if plan.bound is None:
+        out = gathered(x)
+    else:
+        within = jnp.all(jnp.abs(shift) <= plan.bound)
+        out = lax.cond(within, from_halo, gathered, x)
+    shape = [1] * x.ndim
+    shape[:num_batch] = valid.shape[:num_batch]
+    shape[axis] = plan.out_block
+    values = lax.broadcast_in_dim(pad_value, out.shape, tuple(range(pad_value.ndim)))
+    return jnp.where(valid.reshape(shape), out, values)
+
+
+@dataclasses.dataclass(frozen=True)
+class _DynamicSplit:
+    d: int
+    axis: int
+    names: tuple[str, ...]
+    plan: AxisExchange | DynamicExchange
+
+
+def _dynamic_splits(spec, x_shape, shape, num_batch, mode, static_pads, max_pad, mesh_shape):
+    splits = []
+    for d, pad in enumerate(static_pads):
+        axis = num_batch + d
+        n, size = x_shape[axis], shape[axis]
+        entry = spec[axis]
+        if entry is None or (pad == 0 and n == size) or n == 0 or size == 0:
+            continue
+        names = entry if isinstance(entry, tuple) else (entry,)
+        devices = math.prod(mesh_shape[name] for name in names)
+        if devices == 1:
+            continue
+        if pad is not None:
+            plan = plan_exchange(axis_sources(mode, n, size, pad), n, devices)
+        else:
+            plan = plan_dynamic_exchange(mode, n, size, max_pad[d], devices)
+        splits.append(_DynamicSplit(d, axis, names, plan))
+    return splits
+
+
+def _run_split(x, pad_value, pads, split, num_batch):
+    names = _names(split.names)
+    if isinstance(split.plan, AxisExchange):
+        return _exchange(x, pad_value, split.plan, split.axis, names)
+    return _dynamic_exchange(
+        x, pad_value, pads[..., split.d], split.plan, split.axis, names, num_batch
+    )
+
+
+def _dynamic_local(pads, static_pads, splits):
+    """The pads left for each block once the split axes are exchanged."""
+    static = list(static_pads)
+    for split in splits:
+        static[split.d] = 0
+        pads = pads.at[..., split.d].set(0)
+    return pads, tuple(static)
+
+
+def _dynamic_shardings(mesh, sharding, x_ndim, value_ndim, pads_ndim):
+    spec = _spec_of(sharding, x_ndim)
+    num_batch = pads_ndim - 1
+    return (
+        NamedSharding(mesh, PartitionSpec(*spec[:value_ndim])),
+        NamedSharding(mesh, PartitionSpec(*spec[:num_batch], None)),
+    )
+
+
+def _dynamic_pad_partition(
+    shape, mode, static_pads, max_pad, target, local_pad, _fold, mesh, arg_shapes, result_shape
+):
+    x_shape, value_shape, pads_shape = arg_shapes
+    sharding = x_shape.sharding
+    num_batch = len(pads_shape.shape) - 1
+    if not isinstance(sharding, NamedSharding):
+        sharding = NamedSharding(mesh, PartitionSpec())
+    mesh = sharding.mesh
+    spec = _spec_of(sharding, len(shape))
+    splits = _dynamic_splits(
+        spec, x_shape.shape, shape, num_batch, mode, static_pads, max_pad, dict(mesh.shape)
+    )
+    value_sharding, pads_sharding = _dynamic_shardings(
+        mesh, sharding, len(shape), len(value_shape.shape), len(pads_shape.shape)
+    )
+
+    def lower_fn(x, pad_value, pads):
+        for split in splits:
+            x = _run_split(x, pad_value, pads, split, num_batch)
+        local_pads, local_static = _dynamic_local(pads, static_pads, splits)
+        local_shape = tuple(
+            size if spec[axis] is None else x.shape[axis] for axis, size in enumerate(shape)
+        )
+        if local_shape != x.shape or any(p != 0 for p in local_static):
+            x = local_pad(
+                x,
+                pad_value,
+                local_pads,
+                shape=local_shape,
+                mode=mode,
+                static_pads=local_static,
+                target=_on_one_device(target),
+            )
+        return x
+
+    x_sharding = NamedSharding(mesh, PartitionSpec(*spec))
+    return mesh, lower_fn, x_sharding, (x_sharding, value_sharding, pads_sharding)
+
+
+def _dynamic_fold_partition(
+    operand_shape,
+    mode,
+    static_pads,
+    max_pad,
+    target,
+    _pad,
+    local_fold,
+    mesh,
+    arg_shapes,
+    result_shape,
+):
+    t_shape, pads_shape = arg_shapes
+    sharding = t_shape.sharding
+    num_batch = len(pads_shape.shape) - 1
+    if not isinstance(sharding, NamedSharding):
+        sharding = NamedSharding(mesh, PartitionSpec())
+    mesh = sharding.mesh
+    shape = t_shape.shape
+    spec = _spec_of(sharding, len(shape))
+    mesh_shape = dict(mesh.shape)
+    splits = _dynamic_splits(
+        spec, operand_shape, shape, num_batch, mode, static_pads, max_pad, mesh_shape
+    )
+    _, pads_sharding = _dynamic_shardings(mesh, sharding, len(shape), 0, len(pads_shape.shape))
+
+    def block(axis, size):
+        entry = spec[axis]
+        if entry is None:
+            return size
+        names = entry if isinstance(entry, tuple) else (entry,)
+        return -(-size // math.prod(mesh_shape[name] for name in names))
+
+    x_block = [block(axis, size) for axis, size in enumerate(operand_shape)]
+    shapes = [tuple(x_block)]
+    for split in splits:
+        x_block[split.axis] = split.plan.out_block
+        shapes.append(tuple(x_block))
+    local_shape = tuple(
+        size if spec[axis] is None else shapes[-1][axis] for axis, size in enumerate(shape)
+    )
+
+    def lower_fn(t, pads):
+        local_pads, local_static = _dynamic_local(pads, static_pads, splits)
+        if local_shape != shapes[-1] or any(p != 0 for p in local_static):
+            t = local_fold(
+                t,
+                local_pads,
+                operand_shape=shapes[-1],
+                mode=mode,
+                static_pads=local_static,
+                target=_on_one_device(target),
+            )
+        zero = jnp.zeros((), t.dtype)
+        for split, step_shape in zip(reversed(splits), reversed(shapes[:-1])):
+            forward = partial(
+                _run_split, pad_value=zero, pads=pads, split=split, num_batch=num_batch
+            )
+            (t,) = jax.linear_transpose(forward, jax.ShapeDtypeStruct(step_shape, t.dtype))(t)
+        return t
+
+    t_sharding = NamedSharding(mesh, PartitionSpec(*spec))
+    return mesh, lower_fn, t_sharding, (t_sharding, pads_sharding)
+
+
+def _dims(prefix, count):
+    return " ".join(f"{prefix}{i}" for i in range(count))
+
+
+def _dynamic_pad_rule(*args):
+    value_types = args[-2]
+    x_rank, value_rank, pads_rank = (len(v.shape) for v in value_types)
+    dims = _dims("d", x_rank)
+    return f"{dims}, {_dims('d', value_rank)}, {_dims('d', pads_rank - 1)} k -> {dims}"
+
+
+def _dynamic_fold_rule(*args):
+    value_types = args[-2]
+    t_rank, pads_rank = (len(v.shape) for v in value_types)
+    dims = _dims("d", t_rank)
+    return f"{dims}, {_dims('d', pads_rank - 1)} k -> {dims}"
+
+
+@partial(custom_partitioning, static_argnums=(3, 4, 5, 6, 7, 8, 9))
+def _partitioned_dynamic_pad(
+    x, pad_value, pads, shape, mode, static_pads, max_pad, target, local_pad, local_fold
+):
+    return local_pad(
+        x, pad_value, pads, shape=shape, mode=mode, static_pads=static_pads, target=target
+    )
+
+
+@partial(custom_partitioning, static_argnums=(2, 3, 4, 5, 6, 7, 8))
+def _partitioned_dynamic_fold(
+    t, pads, operand_shape, mode, static_pads, max_pad, target, local_pad, local_fold
+):
+    return local_fold(
+        t, pads, operand_shape=operand_shape, mode=mode, static_pads=static_pads, target=target
+    )
+
+
+_partitioned_dynamic_pad.def_partition(
+    partition=_dynamic_pad_partition, sharding_rule=_dynamic_pad_rule
+)
+_partitioned_dynamic_fold.def_partition(
+    partition=_dynamic_fold_partition, sharding_rule=_dynamic_fold_rule
+)
+
+
+def partitioned_dynamic_pad_lowering(local_pad, local_fold):
+    """``dynamic_pad_p``'s lowering: ``local_pad`` (which takes no ``max_pad``) on one
+    device, the planned exchange when the program is partitioned."""
+
+    def lowering(x, pad_value, pads_begin, *, shape, mode, static_pads, max_pad=None, target):
+        if not (getattr(target, "partitioned", False) and devices_known()) or x.ndim == 0:
+            return local_pad(
+                x,
+                pad_value,
+                pads_begin,
+                shape=shape,
+                mode=mode,
+                static_pads=static_pads,
+                target=target,
+            )
+        max_pad = max_pad or (None,) * len(static_pads)
+        return _partitioned_dynamic_pad(
+            x,
+            pad_value,
+            pads_begin,
+            tuple(shape),
+            mode,
+            tuple(static_pads),
+            tuple(max_pad),
+            target,
+            local_pad,
+            local_fold,
+        )
+
+    return lowering
+
+
+def partitioned_dynamic_fold_lowering(local_pad, local_fold):
+    """``dynamic_fold_p``'s lowering, as ``partitioned_dynamic_pad_lowering``."""
+
+    def lowering(t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None, target):
+        if not (getattr(target, "partitioned", False) and devices_known()) or t.ndim == 0:
+            return local_fold(
+                t,
+                pads_begin,
+                operand_shape=operand_shape,
+                mode=mode,
+                static_pads=static_pads,
+                target=target,
+            )
+        max_pad = max_pad or (None,) * len(static_pads)
+        return _partitioned_dynamic_fold(
+            t,
+            pads_begin,
+            tuple(operand_shape),
+            mode,
+            tuple(static_pads),
+            tuple(max_pad),
+            target,
+            local_pad,
+            local_fold,
+        )
+
+    return lowering
+
+
+# max_pad: validation ------------------------------------------------------------------
+
+
+def check_max_pad(fn_name, max_pad, pads_begin, ndim):
+    """``max_pad`` as one non-negative int or None per axis; a static pad past it is
+    an error here, at trace time."""
+    if max_pad is None:
+        return (None,) * ndim
+    if isinstance(max_pad, (bool, np.bool_)):
+        raise TypeError(
+            f"{fn_name}: max_pad must be None, an int, or one int or None per "
+            f"axis of x; got {max_pad!r}."
+        )
+    if isinstance(max_pad, (int, np.integer)):
+        entries = (max_pad,) * ndim
+    elif isinstance(max_pad, (str, bytes)) or not isinstance(max_pad, Sequence):
+        raise TypeError(
+            f"{fn_name}: max_pad must be None, an int, or one int or None per "
+            f"axis of x; got {max_pad!r}."
+        )
+    else:
+        entries = tuple(max_pad)
+        if len(entries) != ndim:
+            raise ValueError(
+                f"{fn_name}: max_pad needs one entry per axis of x (x.ndim="
+                f"{ndim}); got {len(entries)}: {max_pad!r}."
+            )
+    bounds = []
+    for axis, entry in enumerate(entries):
+        if entry is None:
+            bounds.append(None)
+            continue
+        if isinstance(entry, jax.core.Tracer):
+            raise TypeError(
+                f"{fn_name}: max_pad[{axis}] must be a static int (it sizes the "
+                f"halo each device receives); got a traced value {entry}."
+            )
+        if isinstance(entry, (bool, np.bool_)) or not isinstance(entry, (int, np.integer)):
+            raise TypeError(f"{fn_name}: max_pad[{axis}] must be an int or None; got {entry!r}.")
+        if entry < 0:
+            raise ValueError(
+                f"{fn_name}: max_pad[{axis}] bounds |pads_begin[{axis}]| and "
+                f"must be non-negative; got {int(entry)}."
+            )
+        bounds.append(int(entry))
+    for axis, pad in enumerate(_static_entries(pads_begin, ndim)):
+        if pad is not None and bounds[axis] is not None and abs(pad) > bounds[axis]:
+            raise ValueError(
+                f"{fn_name}: pads_begin[{axis}]={pad} exceeds max_pad[{axis}]="
+                f"{bounds[axis]}; |pads_begin| must not exceed max_pad."
+            )
+    return tuple(bounds)
+
+
+def _static_entries(pads_begin, ndim):
+    """The entries of ``pads_begin`` known at trace time (None for traced ones)."""
+    if isinstance(pads_begin, jax.core.Tracer):
+        return (None,) * ndim
+    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
+        values = np.asarray(pads_begin).reshape(-1)
+        return tuple(int(v) for v in values) if values.shape == (ndim,) else (None,) * ndim
+    if isinstance(pads_begin, Sequence) and not isinstance(pads_begin, (str, bytes)):
+        return tuple(
+            int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None
+            for v in pads_begin
+        )
+    return (None,) * ndim
