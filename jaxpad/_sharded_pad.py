@@ -391,23 +391,24 @@ def _fold_partition(
 def _partitioned_pad(
     x, pad_value, pads_begin, pads_end, interior, mode, target, local_pad, local_fold
 ):
-    return local_pad(
-        x,
-        pad_value,
+    # Under jit: custom_partitioning takes no function that closes over constants.
+    local = partial(
+        local_pad,
         pads_begin=pads_begin,
         pads_end=pads_end,
         interior=interior,
         mode=mode,
         target=target,
     )
+    return jax.jit(local)(x, pad_value)
 
 
 @partial(custom_partitioning, static_argnums=(1, 2, 3, 4, 5, 6, 7, 8))
 def _partitioned_fold(
     t, pads_begin, pads_end, interior, mode, target, local_pad, local_fold, operand_shape
 ):
-    return local_fold(
-        t,
+    local = partial(
+        local_fold,
         pads_begin=pads_begin,
         pads_end=pads_end,
         interior=interior,
@@ -415,6 +416,7 @@ def _partitioned_fold(
         operand_shape=operand_shape,
         target=target,
     )
+    return jax.jit(local)(t)
 
 
 def _pad_rule(pads_begin, *_args):
@@ -617,8 +619,15 @@ def _take_rows(buffer, rows, axis, num_batch):
     return jnp.take_along_axis(buffer, rows.reshape(shape), axis=axis, mode="clip")
 
 
-def _dynamic_exchange(x, pad_value, pads, plan: DynamicExchange, axis, names, num_batch):
-    """This device's output block along ``axis``; ``pads``: the offsets (batch shape)."""
+def _dynamic_exchange(
+    x, pad_value, pads, plan: DynamicExchange, axis, names, num_batch, batch_names=()
+):
+    """This device's output block along ``axis``; ``pads``: the offsets (batch shape).
+
+    ``batch_names``: the mesh axes the examples are split over, whose devices hold
+    other offsets: every device must take the same branch (XLA's collectives
+    rendezvous over the whole mesh), so the bound's test is reduced over them.
+    """
     index = lax.axis_index(names)
     n, in_block = plan.n, plan.in_block
     positions = index * plan.out_block + lax.iota(jnp.int32, plan.out_block)
@@ -653,7 +662,10 @@ def _dynamic_exchange(x, pad_value, pads, plan: DynamicExchange, axis, names, nu
     if plan.bound is None:
         out = gathered(x)
     else:
-        within = jnp.all(jnp.abs(shift) <= plan.bound)
+        past = jnp.any(jnp.abs(shift) > plan.bound).astype(jnp.int32)
+        if batch_names:
+            past = lax.pmax(past, batch_names)
+        within = past == 0
         out = lax.cond(within, from_halo, gathered, x)
     shape = [1] * x.ndim
     shape[:num_batch] = valid.shape[:num_batch]
@@ -690,13 +702,22 @@ def _dynamic_splits(spec, x_shape, shape, num_batch, mode, static_pads, max_pad,
     return splits
 
 
-def _run_split(x, pad_value, pads, split, num_batch):
+def _run_split(x, pad_value, pads, split, num_batch, batch_names=()):
     names = _names(split.names)
     if isinstance(split.plan, AxisExchange):
         return _exchange(x, pad_value, split.plan, split.axis, names)
     return _dynamic_exchange(
-        x, pad_value, pads[..., split.d], split.plan, split.axis, names, num_batch
+        x, pad_value, pads[..., split.d], split.plan, split.axis, names, num_batch, batch_names
     )
+
+
+def _batch_names(spec, num_batch):
+    """The mesh axes the leading (batch) axes are split over."""
+    names = []
+    for entry in spec[:num_batch]:
+        if entry is not None:
+            names.extend(entry if isinstance(entry, tuple) else (entry,))
+    return tuple(names)
 
 
 def _dynamic_local(pads, static_pads, splits):
@@ -736,7 +757,7 @@ def _dynamic_pad_partition(
 
     def lower_fn(x, pad_value, pads):
         for split in splits:
-            x = _run_split(x, pad_value, pads, split, num_batch)
+            x = _run_split(x, pad_value, pads, split, num_batch, _batch_names(spec, num_batch))
         local_pads, local_static = _dynamic_local(pads, static_pads, splits)
         local_shape = tuple(
             size if spec[axis] is None else x.shape[axis] for axis, size in enumerate(shape)
@@ -813,7 +834,12 @@ def _dynamic_fold_partition(
         zero = jnp.zeros((), t.dtype)
         for split, step_shape in zip(reversed(splits), reversed(shapes[:-1])):
             forward = partial(
-                _run_split, pad_value=zero, pads=pads, split=split, num_batch=num_batch
+                _run_split,
+                pad_value=zero,
+                pads=pads,
+                split=split,
+                num_batch=num_batch,
+                batch_names=_batch_names(spec, num_batch),
             )
             (t,) = jax.linear_transpose(forward, jax.ShapeDtypeStruct(step_shape, t.dtype))(t)
         return t
@@ -844,18 +870,18 @@ def _dynamic_fold_rule(*args):
 def _partitioned_dynamic_pad(
     x, pad_value, pads, shape, mode, static_pads, max_pad, target, local_pad, local_fold
 ):
-    return local_pad(
-        x, pad_value, pads, shape=shape, mode=mode, static_pads=static_pads, target=target
-    )
+    local = partial(local_pad, shape=shape, mode=mode, static_pads=static_pads, target=target)
+    return jax.jit(local)(x, pad_value, pads)
 
 
 @partial(custom_partitioning, static_argnums=(2, 3, 4, 5, 6, 7, 8))
 def _partitioned_dynamic_fold(
     t, pads, operand_shape, mode, static_pads, max_pad, target, local_pad, local_fold
 ):
-    return local_fold(
-        t, pads, operand_shape=operand_shape, mode=mode, static_pads=static_pads, target=target
+    local = partial(
+        local_fold, operand_shape=operand_shape, mode=mode, static_pads=static_pads, target=target
     )
+    return jax.jit(local)(t, pads)
 
 
 _partitioned_dynamic_pad.def_partition(
