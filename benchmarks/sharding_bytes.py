@@ -93,7 +93,9 @@ def received_bytes(hlo: str, *, fallback: bool = False) -> tuple[int, str]:
     Scalar all-reduces (a sum's) are left out. ``fallback``: count only the
     collectives of the branches taken past a ``max_pad`` bound; else all others.
     """
-    pattern = rf"= (\S+|\([^=]*?\)) ({'|'.join(KINDS)})(-start)?\((.*)"
+    # A combined collective's result is a tuple, whose "/*index=5*/" comments hold no
+    # parentheses.
+    pattern = rf"= (\([^()]*\)|\S+) ({'|'.join(KINDS)})(-start)?\((.*)"
     total, kinds = 0.0, set()
     for shape, kind, start, rest in re.findall(pattern, hlo):
         # The CPU backend emits synchronous collectives; an async start's result is a

@@ -988,7 +988,7 @@ def check_max_pad(fn_name, max_pad, pads_begin, ndim):
         if isinstance(entry, jax.core.Tracer):
             raise TypeError(
                 f"{fn_name}: max_pad[{axis}] must be a static int (it sizes the "
-                f"halo each device receives); got a traced value {entry}."
+                f"halo each device receives); got a traced value of dtype {entry.dtype}."
             )
         if isinstance(entry, (bool, np.bool_)) or not isinstance(entry, (int, np.integer)):
             raise TypeError(f"{fn_name}: max_pad[{axis}] must be an int or None; got {entry!r}.")

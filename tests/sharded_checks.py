@@ -21,13 +21,16 @@ import jaxpad
 from tests.cases import MODES
 from tests.oracles import numpy_pad
 
-COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce")
+COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter")
+# A collective's result: a shape, or a tuple of shapes (combined collectives, whose
+# "/*index=5*/" comments hold no parentheses).
+RESULT = r"(\([^()]*\)|\S+)"
 AXIS_TYPES = {"auto": AxisType.Auto, "explicit": AxisType.Explicit}
 
 
 def collectives(compiled_text):
     """(kind, shape) of every collective in an optimized HLO module."""
-    pattern = rf"= (\S+) ({'|'.join(COLLECTIVES)})(?:-start)?\("
+    pattern = rf"= (\([^()]*\)|\S+) ({'|'.join(COLLECTIVES)})(?:-start)?\("
     return [(kind, shape) for shape, kind in re.findall(pattern, compiled_text)]
 
 
@@ -62,13 +65,15 @@ def received_bytes(compiled_text, *, fallback=False):
     of an all-gather's result, 2(g-1)/g of an all-reduce's operand; scalar all-reduces
     (a sum's) left out. ``fallback``: only the collectives of ``lax.cond``'s branch 0
     (dynamic_pad's branch past max_pad); else all the others."""
-    pattern = r"= (\S+) (all-gather|all-to-all|collective-permute|all-reduce|reduce-scatter)\((.*)"
+    pattern = rf"= {RESULT} ({'|'.join(COLLECTIVES)})(?:-start)?\((.*)"
     total = 0.0
     for shape, kind, rest in re.findall(pattern, compiled_text):
         if ("branch_0_fun" in rest) != fallback or re.fullmatch(r"\w+\[\]\S*", shape):
             continue
-        dtype, dims = re.match(r"(\w+)\[([\d,]*)\]", shape).groups()
-        size = ITEMSIZE[dtype] * math.prod(int(d) for d in dims.split(",") if d)
+        size = sum(
+            ITEMSIZE[dtype] * math.prod(int(d) for d in dims.split(",") if d)
+            for dtype, dims in re.findall(r"(\w+)\[([\d,]*)\]", shape)
+        )
         share = {"collective-permute": 1, "all-reduce": 2 * 7 / 8, "reduce-scatter": 7}
         total += size * share.get(kind, 7 / 8)
     return round(total)
@@ -77,7 +82,7 @@ def received_bytes(compiled_text, *, fallback=False):
 def kinds(compiled_text, *, fallback=False):
     """The kinds of collective in a module (scalar all-reduces left out)."""
     found = set()
-    pattern = r"= (\S+) (all-gather|all-to-all|collective-permute|all-reduce|reduce-scatter)\((.*)"
+    pattern = rf"= {RESULT} ({'|'.join(COLLECTIVES)})(?:-start)?\((.*)"
     for shape, kind, rest in re.findall(pattern, compiled_text):
         if ("branch_0_fun" in rest) == fallback and not re.fullmatch(r"\w+\[\]\S*", shape):
             found.add(kind)
