@@ -25,6 +25,7 @@ Inside ``shard_map`` (every mesh axis manual) and on one device nothing changes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from functools import partial
@@ -34,6 +35,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from jax.experimental.custom_partitioning import custom_partitioning
+from jax.extend.core import Primitive
+from jax.interpreters import ad, batching, mlir
 from jax.sharding import NamedSharding, PartitionSpec
 
 from jaxpad._index_maps import effective_mode, period, source_index
@@ -507,10 +510,11 @@ def partitioned_fold_lowering(local_pad, local_fold):
 
 # Devices at lowering time -------------------------------------------------------------
 # A custom_partitioning op needs the program's devices when it is lowered, and JAX
-# supplies them only to programs whose jaxpr holds one. pad_p and fold_p bind theirs
-# inside their lowering, too late to be seen, so the public functions add a tiny one
-# to the jaxpr (on a constant, selected away: XLA removes it) when they are traced
-# with a mesh of several devices in context.
+# supplies them only to programs whose jaxpr holds one (in any sub-jaxpr). pad_p and
+# fold_p bind theirs inside their lowering, too late to be seen, so the public
+# functions, when traced with a mesh of several devices in context, pass pad_value
+# through ``_marker_p``: an identity whose parameter is a jaxpr holding a
+# custom_partitioning op, which is never lowered (the marker lowers to its operand).
 
 
 @custom_partitioning
@@ -525,17 +529,32 @@ def _marker_partition(mesh, arg_shapes, result_shape):
 _device_marker.def_partition(partition=_marker_partition, sharding_rule=" -> ")
 
 
+@functools.cache
+def _marker_jaxpr():
+    return jax.make_jaxpr(_device_marker)(np.bool_(True))
+
+
+_marker_p = Primitive("jaxpad_devices_marker")
+_marker_p.def_impl(lambda value, *, jaxpr: value)
+_marker_p.def_abstract_eval(lambda value, *, jaxpr: value)
+ad.deflinear2(_marker_p, lambda t, value, *, jaxpr: [t])
+batching.primitive_batchers[_marker_p] = lambda args, dims, **params: (
+    _marker_p.bind(*args, **params),
+    dims[0],
+)
+mlir.register_lowering(_marker_p, lambda ctx, value, *, jaxpr: [value])
+
+
 def request_devices(x, pad_value):
-    """``pad_value``, through a select on a custom_partitioning op when ``x`` is traced
-    with a mesh of several devices in context (see above); else unchanged."""
+    """``pad_value`` through ``_marker_p`` when ``x`` is traced with a mesh of several
+    devices in context, outside ``shard_map`` (see above); else unchanged."""
     mesh = jax.sharding.get_abstract_mesh()
     if not isinstance(x, jax.core.Tracer) or mesh.empty or mesh.size == 1:
         return pad_value
     manual = set(getattr(mesh, "manual_axes", ()) or ())
     if manual >= set(mesh.axis_names):
         return pad_value
-    flag = _device_marker(np.bool_(True))
-    return lax.select(flag, pad_value, pad_value)
+    return _marker_p.bind(pad_value, jaxpr=_marker_jaxpr())
 
 
 # Dynamic pads ------------------------------------------------------------------------

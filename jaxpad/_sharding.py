@@ -100,8 +100,11 @@ def _devices_flag(value: bool):
 def with_auto_axes(lowering, ctx):
     """Runs ``lowering`` with the mesh's Explicit axes switched to Auto (below), and
     with ``devices_known()`` answering for this program."""
-    axis_context = getattr(ctx.module_context, "axis_context", None)
-    known = bool(getattr(axis_context, "device_assignment", None))
+    module_context = ctx.module_context
+    axis_context = getattr(module_context, "axis_context", None)
+    # jax.export serializes no custom_partitioning op: it gets the plain lowering.
+    for_export = getattr(getattr(module_context, "lowering_parameters", None), "for_export", False)
+    known = bool(getattr(axis_context, "device_assignment", None)) and not for_export
     inner = _with_auto_axes(lowering, ctx)
 
     def lowering_with_devices_flag(*args, **params):

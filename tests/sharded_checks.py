@@ -229,6 +229,25 @@ def test_second_order_and_vmap_of_a_sharded_pad():
     np.testing.assert_array_equal(out, np.pad(x_host, ((3, 2), (0, 0)), "reflect").T)
 
 
+def test_export_under_a_mesh_takes_the_plain_lowering():
+    # jax.export serializes no custom_partitioning op: exported programs partition the
+    # single-device lowering, as before the planned exchange.
+    mesh = mesh_of("auto")
+    x_host = np.arange(64 * 16, dtype=np.float32).reshape(64, 16)
+    spec = jax.ShapeDtypeStruct((64, 16), jnp.float32, sharding=NamedSharding(mesh, P("x")))
+
+    def f(x, offset):
+        padded = jaxpad.pad(x, [3, 0], [3, 0], "reflect")
+        return padded, jaxpad.dynamic_pad(x, (offset, 0), (64, 16), "wrap", max_pad=4)
+
+    with jax.set_mesh(mesh):
+        exported = jax.export.export(jax.jit(f))(spec, jax.ShapeDtypeStruct((), jnp.int32))
+        padded, shifted = exported.call(jax.device_put(x_host, spec.sharding), np.int32(2))
+    assert "CustomSPMDPartitioning" not in exported.mlir_module()
+    np.testing.assert_array_equal(padded, numpy_pad(x_host, [3, 0], [3, 0], "reflect"))
+    np.testing.assert_array_equal(shifted, np.roll(x_host, 2, axis=0))
+
+
 @pytest.mark.parametrize("kind", AXIS_TYPES)
 @pytest.mark.parametrize("mode", MODES)
 def test_pad_along_an_unsharded_axis_moves_nothing(kind, mode):
