@@ -233,9 +233,32 @@ def _splits(spec, shape, pads_begin, pads_end, interior, mode, mesh_shape):
         size = lo + (n - 1) * (r + 1) + 1 + hi if n else lo + hi
         if devices == 1 or n == 0 or size <= 0:
             continue
-        sources = axis_sources(mode, n, size, lo, r)
-        splits.append(_Split(axis, names, plan_exchange(sources, n, devices)))
+        splits.append(_Split(axis, names, _static_plan(mode, n, size, lo, r, devices)))
     return splits
+
+
+# Blocks of at most this many rows in all read through a static table of rows; longer
+# ones compute their rows in the program (as the single-device lowering's long axes),
+# so that neither the program nor the planning grows with the axis.
+_MAX_STATIC_ROWS = 1 << 16
+
+
+def _static_plan(mode, n, size, lo, interior, devices):
+    """The exchange of a static pad: a table of rows, or for a long axis the rows
+    computed in the program (a ``DynamicExchange`` of bound 0 around ``lo``)."""
+    out_block = -(-size // devices)
+    if devices * out_block > _MAX_STATIC_ROWS and interior == 0:
+        return plan_dynamic_exchange(mode, n, size, 0, devices, center=lo)
+    return plan_exchange(axis_sources(mode, n, size, lo, interior), n, devices)
+
+
+def _static_exchange(x, pad_value, split, pads_begin):
+    names = _names(split.names)
+    if isinstance(split.plan, AxisExchange):
+        return _exchange(x, pad_value, split.plan, split.axis, names)
+    return _dynamic_exchange(
+        x, pad_value, None, split.plan, split.axis, names, 0, static_shift=pads_begin[split.axis]
+    )
 
 
 def _on_one_device(target):
@@ -302,7 +325,7 @@ def _pad_partition(
 
     def lower_fn(x, pad_value):
         for split in splits:
-            x = _exchange(x, pad_value, split.plan, split.axis, _names(split.names))
+            x = _static_exchange(x, pad_value, split, pads_begin)
         if any(local[0]) or any(local[1]) or any(local[2]):
             x = local_pad(
                 x,
@@ -376,13 +399,7 @@ def _fold_partition(
             )
         zero = jnp.zeros((), t.dtype)
         for split, shape in zip(reversed(splits), reversed(shapes[:-1])):
-            forward = partial(
-                _exchange,
-                pad_value=zero,
-                plan=split.plan,
-                axis=split.axis,
-                names=_names(split.names),
-            )
+            forward = partial(_static_exchange, pad_value=zero, split=split, pads_begin=pads_begin)
             (t,) = jax.linear_transpose(forward, jax.ShapeDtypeStruct(shape, t.dtype))(t)
         return t
 
@@ -592,7 +609,9 @@ def _window_sources(mode, n, first, stop):
     return np.asarray(source_index(mode, n, offsets)).astype(np.int64)
 
 
-def plan_dynamic_exchange(mode, n, size, bound, devices) -> DynamicExchange:
+def plan_dynamic_exchange(mode, n, size, bound, devices, center=0) -> DynamicExchange:
+    """The slabs for every offset in ``[center - bound, center + bound]`` (``bound``
+    None: none, the axis is gathered)."""
     in_block, out_block = -(-n // devices), -(-size // devices)
     slabs, base = (), {}
     if bound is not None:
@@ -603,7 +622,8 @@ def plan_dynamic_exchange(mode, n, size, bound, devices) -> DynamicExchange:
                 blocks.append(np.zeros((0,), np.int64))
                 continue
             # Every offset in [-bound, bound] at once: a contiguous window of offsets.
-            blocks.append(_window_sources(mode, n, j * out_block - bound, stop + bound))
+            first = j * out_block - center - bound
+            blocks.append(_window_sources(mode, n, first, stop - center + bound))
         slabs, base, _ = plan_slabs(blocks, in_block, devices)
     starts_of = {slab.offset: slab.starts for slab in slabs}
     return DynamicExchange(
@@ -639,7 +659,15 @@ def _take_rows(buffer, rows, axis, num_batch):
 
 
 def _dynamic_exchange(
-    x, pad_value, pads, plan: DynamicExchange, axis, names, num_batch, batch_names=()
+    x,
+    pad_value,
+    pads,
+    plan: DynamicExchange,
+    axis,
+    names,
+    num_batch,
+    batch_names=(),
+    static_shift=None,
 ):
     """This device's output block along ``axis``; ``pads``: the offsets (batch shape).
 
@@ -650,8 +678,13 @@ def _dynamic_exchange(
     index = lax.axis_index(names)
     n, in_block = plan.n, plan.in_block
     positions = index * plan.out_block + lax.iota(jnp.int32, plan.out_block)
-    shift = _centered(pads.astype(jnp.int32), plan.mode, n)
+    if static_shift is None:
+        shift = _centered(pads.astype(jnp.int32), plan.mode, n)
+    else:
+        shift = jnp.int32(static_shift)
     offsets = positions - shift[..., None]
+    # One row of offsets per example (a static shift is shared by all).
+    offsets = jnp.broadcast_to(offsets, x.shape[:num_batch] + offsets.shape[-1:])
     if plan.mode == "constant":
         valid = (offsets >= 0) & (offsets < n)
         sources = jnp.clip(offsets, 0, n - 1)
@@ -680,6 +713,8 @@ def _dynamic_exchange(
 
     if plan.bound is None:
         out = gathered(x)
+    elif static_shift is not None:
+        out = from_halo(x)
     else:
         past = jnp.any(jnp.abs(shift) > plan.bound).astype(jnp.int32)
         if batch_names:
@@ -699,6 +734,7 @@ class _DynamicSplit:
     axis: int
     names: tuple[str, ...]
     plan: AxisExchange | DynamicExchange
+    static_pad: int | None = None
 
 
 def _dynamic_splits(spec, x_shape, shape, num_batch, mode, static_pads, max_pad, mesh_shape):
@@ -714,10 +750,10 @@ def _dynamic_splits(spec, x_shape, shape, num_batch, mode, static_pads, max_pad,
         if devices == 1:
             continue
         if pad is not None:
-            plan = plan_exchange(axis_sources(mode, n, size, pad), n, devices)
+            plan = _static_plan(mode, n, size, pad, 0, devices)
         else:
             plan = plan_dynamic_exchange(mode, n, size, max_pad[d], devices)
-        splits.append(_DynamicSplit(d, axis, names, plan))
+        splits.append(_DynamicSplit(d, axis, names, plan, pad))
     return splits
 
 
@@ -725,6 +761,17 @@ def _run_split(x, pad_value, pads, split, num_batch, batch_names=()):
     names = _names(split.names)
     if isinstance(split.plan, AxisExchange):
         return _exchange(x, pad_value, split.plan, split.axis, names)
+    if split.static_pad is not None:
+        return _dynamic_exchange(
+            x,
+            pad_value,
+            None,
+            split.plan,
+            split.axis,
+            names,
+            num_batch,
+            static_shift=split.static_pad,
+        )
     return _dynamic_exchange(
         x, pad_value, pads[..., split.d], split.plan, split.axis, names, num_batch, batch_names
     )

@@ -229,6 +229,33 @@ def test_second_order_and_vmap_of_a_sharded_pad():
     np.testing.assert_array_equal(out, np.pad(x_host, ((3, 2), (0, 0)), "reflect").T)
 
 
+def test_a_long_axis_computes_its_rows_in_the_program():
+    # Past _MAX_STATIC_ROWS output rows the blocks compute their rows in the program
+    # instead of reading a table the size of the axis; what moves is unchanged.
+    mesh = mesh_of("auto")
+    x_host = np.random.RandomState(5).randn(8 * 9000, 2).astype(np.float32)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("x")))
+
+    def f(x):
+        return jaxpad.pad(x, [3, 0], [2, 0], "reflect")
+
+    def g(x):
+        return jaxpad.dynamic_pad(x, (-2, 0), (8 * 9000 + 1, 2), "wrap")
+
+    def loss(x):
+        return (jnp.sin(f(x)) ** 2).sum() + (jnp.sin(g(x)) ** 2).sum()
+
+    with jax.set_mesh(mesh):
+        out, shifted = jax.jit(f)(x), jax.jit(g)(x)
+        grad = jax.jit(jax.grad(loss))(x)
+        hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    np.testing.assert_array_equal(out, numpy_pad(x_host, [3, 0], [2, 0], "reflect"))
+    np.testing.assert_array_equal(shifted, numpy_pad(x_host, [-2, 0], [3, 0], "wrap"))
+    np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-5, atol=1e-6)
+    assert "s32[8,9001]" not in hlo and "s32[8,9000]" not in hlo  # no per-device table
+    assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
+
+
 def test_export_under_a_mesh_takes_the_plain_lowering():
     # jax.export serializes no custom_partitioning op: exported programs partition the
     # single-device lowering, as before the planned exchange.
