@@ -39,7 +39,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 from jax.sharding import NamedSharding, PartitionSpec
 
-from jaxpad._index_maps import effective_mode, period, source_index
+from jaxpad._index_maps import MODES, effective_mode, period, source_index
 from jaxpad._sharding import devices_known
 
 # Plans (NumPy only) ----------------------------------------------------------------
@@ -458,11 +458,21 @@ _partitioned_fold.def_partition(partition=_fold_partition, sharding_rule=_fold_r
 # Hooks for the primitives' lowerings ------------------------------------------------
 
 
-def _splits_possible(pads_begin, pads_end, interior, target) -> bool:
+def _plannable(mode, target) -> bool:
+    """Whether the exchange applies: a partitioned program whose devices are known, and
+    one of the modes that read x through an index map (others, e.g. per-side modes,
+    keep the plain lowering, which XLA partitions)."""
     return (
-        bool(getattr(target, "partitioned", False))
+        isinstance(mode, str)
+        and mode in MODES
+        and bool(getattr(target, "partitioned", False))
         and devices_known()
-        and any(lo or hi or r for lo, hi, r in zip(pads_begin, pads_end, interior))
+    )
+
+
+def _splits_possible(pads_begin, pads_end, interior, mode, target) -> bool:
+    return _plannable(mode, target) and any(
+        lo or hi or r for lo, hi, r in zip(pads_begin, pads_end, interior)
     )
 
 
@@ -471,7 +481,7 @@ def partitioned_pad_lowering(local_pad, local_fold):
     program is partitioned."""
 
     def lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
-        if not _splits_possible(pads_begin, pads_end, interior, target) or x.ndim == 0:
+        if not _splits_possible(pads_begin, pads_end, interior, mode, target) or x.ndim == 0:
             return local_pad(
                 x,
                 pad_value,
@@ -500,7 +510,7 @@ def partitioned_fold_lowering(local_pad, local_fold):
     """``fold_p``'s lowering, as ``partitioned_pad_lowering``."""
 
     def lowering(t, *, pads_begin, pads_end, interior, mode, operand_shape, target):
-        if not _splits_possible(pads_begin, pads_end, interior, target) or t.ndim == 0:
+        if not _splits_possible(pads_begin, pads_end, interior, mode, target) or t.ndim == 0:
             return local_fold(
                 t,
                 pads_begin=pads_begin,
@@ -963,7 +973,7 @@ def partitioned_dynamic_pad_lowering(local_pad, local_fold):
     device, the planned exchange when the program is partitioned."""
 
     def lowering(x, pad_value, pads_begin, *, shape, mode, static_pads, max_pad=None, target):
-        if not (getattr(target, "partitioned", False) and devices_known()) or x.ndim == 0:
+        if not _plannable(mode, target) or x.ndim == 0:
             return local_pad(
                 x,
                 pad_value,
@@ -994,7 +1004,7 @@ def partitioned_dynamic_fold_lowering(local_pad, local_fold):
     """``dynamic_fold_p``'s lowering, as ``partitioned_dynamic_pad_lowering``."""
 
     def lowering(t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None, target):
-        if not (getattr(target, "partitioned", False) and devices_known()) or t.ndim == 0:
+        if not _plannable(mode, target) or t.ndim == 0:
             return local_fold(
                 t,
                 pads_begin,
