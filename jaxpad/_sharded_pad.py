@@ -18,8 +18,17 @@ each device's program itself:
 - The fold (the pad's transpose) is the transpose of that program: the reverse
   ppermutes send each cotangent back to its source's device, where it is added.
 
+- ``dynamic_pad`` does the same with a traced offset: along a split axis with a
+  static bound (``max_pad``) the slabs cover every offset within it and the rows are
+  picked in the program; past the bound, or with none, a branch gathers the axis.
+- Long axes compute each block's rows in the program instead of reading a table the
+  size of the axis.
+
 Axes that are padded but not split are padded on each block by the ordinary lowering.
-Inside ``shard_map`` (every mesh axis manual) and on one device nothing changes.
+Inside ``shard_map`` (every mesh axis manual), on one device, under ``jax.export``,
+with no mesh in context (custom_partitioning needs the devices, see
+``request_devices``) and for per-side modes, nothing changes: the plain lowering,
+which XLA partitions.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@
   when its new size still splits evenly over them, and is replicated otherwise.
   Under ``AxisType.Auto`` avals carry no mesh axes and XLA's partitioner decides.
 - Lowering: ``is_partitioned`` tells the lowerings to pick their halo-exchanging
-  forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto.
+  forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto and
+  with ``devices_known`` answering whether the program's devices are known (the
+  planned exchange of ``_sharded_pad`` needs them).
 - ``shard_map``: ``match_varying`` casts operands that vary over different mesh axes.
 """
 
