@@ -38,6 +38,12 @@ from jaxpad._lowering import (
     register_lowering,
 )
 from jaxpad._pad import pad
+from jaxpad._sharded_pad import (
+    check_max_pad,
+    partitioned_dynamic_fold_lowering,
+    partitioned_dynamic_pad_lowering,
+    request_devices,
+)
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import DynamicPads, Modes
 
@@ -50,6 +56,8 @@ def dynamic_pad(
     shape: Sequence[int],
     mode: Modes = "constant",
     pad_value: ArrayLike | None = None,
+    *,
+    max_pad: int | Sequence[int | None] | None = None,
 ) -> jax.Array:
     """Pads ``x`` into a static ``shape`` by ``pads_begin`` that may be traced.
 
@@ -79,6 +87,15 @@ def dynamic_pad(
         pads take the static primitive and its fold.
       pad_value: as for :func:`jaxpad.pad`: read by ``"constant"`` and
         ``"dirichlet"`` sides; a scalar or an ``(x.ndim, 2)`` array.
+      max_pad: a static bound on ``|pads_begin|``: None (no bound), one non-negative
+        int for every axis, or one int or None per axis. Only sharded programs use
+        it: along an axis split over devices, each device then receives a halo of
+        ``max_pad`` rows from its neighbours instead of the whole axis
+        (docs/sharding.md). A static pad past its bound raises ``ValueError``; a
+        traced one past it at run time still gives the right result, by gathering
+        the axis (a branch taken only then). Periodic modes compare the offset
+        nearest 0 that is equivalent modulo the period. With traced pads and
+        per-side or odd modes it is refused (that path plans no halo).
 
     Returns:
       An array of ``shape`` and ``x.dtype``. For concrete ``pads_begin`` it equals
@@ -105,16 +122,25 @@ def dynamic_pad(
     if not isinstance(mode, str) or not (
         pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
     ):
-        return _sided(x, pads_begin, shape, mode, pad_value)
+        return _sided(x, pads_begin, shape, mode, pad_value, max_pad)
+    raw_pads = pads_begin
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
+    max_pad = check_max_pad(_FN, max_pad, raw_pads, ndim)
     pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
     x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
+    pad_value = request_devices(x, pad_value)
     return dynamic_pad_p.bind(
-        x, pad_value, pads_begin, shape=shape, mode=mode, static_pads=static_pads
+        x,
+        pad_value,
+        pads_begin,
+        shape=shape,
+        mode=mode,
+        static_pads=static_pads,
+        max_pad=max_pad,
     )
 
 
-def _sided(x, pads_begin, shape, mode, pad_value):
+def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     """Per-side modes, odd modes, or per-side values: static pads take the static
     primitive; traced ones the composition of ``_sides.dynamic_sided_pad``."""
     values = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
@@ -129,6 +155,8 @@ def _sided(x, pads_begin, shape, mode, pad_value):
             )
     # Validates pads_begin as the primitive's path does; its reduced form is not used.
     _pads_operand(pads_begin, x.shape, shape, "constant")
+    # Static pads past the bound are refused here, as on the primitive's path.
+    max_pad = check_max_pad(_FN, max_pad, pads_begin, x.ndim)
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
         entries = [pads_begin[axis] for axis in range(x.ndim)]
         if not isinstance(pads_begin, jax.core.Tracer):
@@ -143,6 +171,12 @@ def _sided(x, pads_begin, shape, mode, pad_value):
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
         ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
         return pad(x, entries, ends, mode, values)
+    if any(bound is not None for bound in max_pad):
+        raise ValueError(
+            f"{_FN}: max_pad plans halos for one mode per axis; with traced pads and "
+            f"mode={_sides.describe_modes(mode)} it would be ignored. Pass the pads as "
+            "Python ints, or leave max_pad out."
+        )
     return _sides.dynamic_sided_pad(x, entries, shape, mode, values)
 
 
@@ -295,7 +329,8 @@ def _check_config(fn_name, x_shape, pads_begin, shape, mode):
     return num_batch
 
 
-def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_pads):
+def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_pads, max_pad=None):
+    del max_pad
     num_batch = _check_config(_FN, x.shape, pads_begin, shape, mode)
     if len(static_pads) != x.ndim - num_batch:
         raise ValueError(f"{_FN}: static_pads {static_pads} does not match pads_begin.")
@@ -313,10 +348,10 @@ def _dynamic_pad_abstract_eval(x, pad_value, pads_begin, *, shape, mode, static_
 # JVP and transpose ---------------------------------------------------------------
 
 
-def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads):
+def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads, max_pad=None):
     x, pad_value, pads_begin = primals
     x_dot, value_dot, _ = tangents
-    params = dict(shape=shape, mode=mode, static_pads=static_pads)
+    params = dict(shape=shape, mode=mode, static_pads=static_pads, max_pad=max_pad)
     out = dynamic_pad_p.bind(x, pad_value, pads_begin, **params)
     if type(x_dot) is ad.Zero and type(value_dot) is ad.Zero:
         return out, ad.Zero.from_primal_value(out)
@@ -325,7 +360,7 @@ def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads):
     return out, dynamic_pad_p.bind(x_dot, value_dot, pads_begin, **params)
 
 
-def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_pads):
+def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_pads, max_pad=None):
     if ad.is_undefined_primal(pads_begin):
         raise ValueError(f"{_FN}: pads_begin is an integer operand and has no cotangent.")
     need_x, need_value = ad.is_undefined_primal(x), ad.is_undefined_primal(pad_value)
@@ -339,7 +374,12 @@ def _dynamic_pad_transpose(t, x, pad_value, pads_begin, *, shape, mode, static_p
     t_x = t_value = None
     if need_x:
         t_x = dynamic_fold_p.bind(
-            t, pads_begin, operand_shape=tuple(x_shape), mode=mode, static_pads=static_pads
+            t,
+            pads_begin,
+            operand_shape=tuple(x_shape),
+            mode=mode,
+            static_pads=static_pads,
+            max_pad=max_pad,
         )
         t_x = match_sharding(t_x, x.aval)
     if need_value:
@@ -360,7 +400,7 @@ def _batch_size(args, dims):
     return next(arg.shape[dim] for arg, dim in zip(args, dims) if dim is not None)
 
 
-def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
+def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads, max_pad=None):
     x, pad_value, pads_begin = args
     x_bdim, value_bdim, pads_bdim = dims
     size = _batch_size(args, dims)
@@ -371,7 +411,13 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
     if value_bdim is not None or pad_value.ndim:
         pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
     out = dynamic_pad_p.bind(
-        x, pad_value, pads_begin, shape=(size, *shape), mode=mode, static_pads=static_pads
+        x,
+        pad_value,
+        pads_begin,
+        shape=(size, *shape),
+        mode=mode,
+        static_pads=static_pads,
+        max_pad=max_pad,
     )
     return out, 0
 
@@ -380,7 +426,8 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads):
 # Sums each output cotangent back onto its source element (_lowering.dynamic_fold_lowering).
 
 
-def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads):
+def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None):
+    del max_pad
     num_batch = _check_config("jaxpad.dynamic_fold", operand_shape, pads_begin, t.shape, mode)
     if not all(_is_static(size) for size in (*operand_shape, *t.shape)):
         _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode)
@@ -419,7 +466,7 @@ def _dynamic_fold_jvp(primals, tangents, **params):
     return out, dynamic_fold_p.bind(t_dot, pads_begin, **params)
 
 
-def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pads):
+def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None):
     del operand_shape
     if type(ct) is ad.Zero:
         return [ad.Zero(t.aval), None]
@@ -431,11 +478,12 @@ def _dynamic_fold_transpose(ct, t, pads_begin, *, operand_shape, mode, static_pa
         shape=tuple(t.aval.shape),
         mode=mode,
         static_pads=static_pads,
+        max_pad=max_pad,
     )
     return [padded, None]
 
 
-def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads):
+def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads, max_pad=None):
     t, pads_begin = args
     size = _batch_size(args, dims)
     t = batching.bdim_at_front(t, dims[0], size)
@@ -446,6 +494,7 @@ def _dynamic_fold_batch(args, dims, *, operand_shape, mode, static_pads):
         operand_shape=(size, *operand_shape),
         mode=mode,
         static_pads=static_pads,
+        max_pad=max_pad,
     )
     return out, 0
 
@@ -458,7 +507,9 @@ dynamic_pad_p.def_abstract_eval(_dynamic_pad_abstract_eval)
 ad.primitive_jvps[dynamic_pad_p] = _dynamic_pad_jvp
 ad.primitive_transposes[dynamic_pad_p] = _dynamic_pad_transpose
 batching.primitive_batchers[dynamic_pad_p] = _dynamic_pad_batch
-register_lowering(dynamic_pad_p, dynamic_pad_lowering)
+register_lowering(
+    dynamic_pad_p, partitioned_dynamic_pad_lowering(dynamic_pad_lowering, dynamic_fold_lowering)
+)
 
 dynamic_fold_p = Primitive("jaxpad_dynamic_fold")
 dynamic_fold_p.def_impl(partial(xla.apply_primitive, dynamic_fold_p))
@@ -466,4 +517,7 @@ dynamic_fold_p.def_abstract_eval(_dynamic_fold_abstract_eval)
 ad.primitive_jvps[dynamic_fold_p] = _dynamic_fold_jvp
 ad.primitive_transposes[dynamic_fold_p] = _dynamic_fold_transpose
 batching.primitive_batchers[dynamic_fold_p] = _dynamic_fold_batch
-register_lowering(dynamic_fold_p, dynamic_fold_lowering)
+register_lowering(
+    dynamic_fold_p,
+    partitioned_dynamic_fold_lowering(dynamic_pad_lowering, dynamic_fold_lowering),
+)

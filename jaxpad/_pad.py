@@ -19,6 +19,11 @@ from jax.typing import ArrayLike
 
 from jaxpad import _checks, _sides
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
+from jaxpad._sharded_pad import (
+    partitioned_fold_lowering,
+    partitioned_pad_lowering,
+    request_devices,
+)
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import IntSequence, Modes
 
@@ -113,6 +118,7 @@ def pad(
     if crop_first:
         x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
     x, pad_value = match_varying(x, pad_value)
+    pad_value = request_devices(x, pad_value)
     return pad_p.bind(
         x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
     )
@@ -345,11 +351,11 @@ pad_p.def_impl(partial(xla.apply_primitive, pad_p))
 pad_p.def_abstract_eval(_pad_abstract_eval)
 ad.deflinear2(pad_p, _pad_transpose)
 batching.primitive_batchers[pad_p] = _pad_batch
-register_lowering(pad_p, pad_lowering)
+register_lowering(pad_p, partitioned_pad_lowering(pad_lowering, fold_lowering))
 
 fold_p = Primitive("jaxpad_fold")
 fold_p.def_impl(partial(xla.apply_primitive, fold_p))
 fold_p.def_abstract_eval(_fold_abstract_eval)
 ad.deflinear2(fold_p, _fold_transpose)
 batching.primitive_batchers[fold_p] = _fold_batch
-register_lowering(fold_p, fold_lowering)
+register_lowering(fold_p, partitioned_fold_lowering(pad_lowering, fold_lowering))

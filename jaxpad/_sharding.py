@@ -5,12 +5,16 @@
   when its new size still splits evenly over them, and is replicated otherwise.
   Under ``AxisType.Auto`` avals carry no mesh axes and XLA's partitioner decides.
 - Lowering: ``is_partitioned`` tells the lowerings to pick their halo-exchanging
-  forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto.
+  forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto and
+  with ``devices_known`` answering whether the program's devices are known (the
+  planned exchange of ``_sharded_pad`` needs them).
 - ``shard_map``: ``match_varying`` casts operands that vary over different mesh axes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from collections.abc import Sequence
 from functools import partial
@@ -47,7 +51,7 @@ def same_axes_sharding(aval, out_shape: Sequence[int]):
     return moved_axes_sharding(aval, out_shape, range(len(out_shape)))
 
 
-def with_auto_axes(lowering, ctx):
+def _with_auto_axes(lowering, ctx):
     """Runs ``lowering`` with the mesh's Explicit axes switched to Auto.
 
     Under Explicit axes every intermediate must have a sharding JAX can type, and the
@@ -74,6 +78,42 @@ def with_auto_axes(lowering, ctx):
         )(*args)
 
     return lowering_in_auto_axes
+
+
+# Whether the program being lowered knows its devices (custom_partitioning needs them).
+_DEVICES_KNOWN = contextvars.ContextVar("jaxpad_devices_known", default=False)
+
+
+def devices_known() -> bool:
+    """Inside a lowering registered by ``_lowering.register_lowering``: whether the
+    program's devices are known (``_sharded_pad.request_devices``)."""
+    return _DEVICES_KNOWN.get()
+
+
+@contextlib.contextmanager
+def _devices_flag(value: bool):
+    token = _DEVICES_KNOWN.set(value)
+    try:
+        yield
+    finally:
+        _DEVICES_KNOWN.reset(token)
+
+
+def with_auto_axes(lowering, ctx):
+    """Runs ``lowering`` with the mesh's Explicit axes switched to Auto (below), and
+    with ``devices_known()`` answering for this program."""
+    module_context = ctx.module_context
+    axis_context = getattr(module_context, "axis_context", None)
+    # jax.export serializes no custom_partitioning op: it gets the plain lowering.
+    for_export = getattr(getattr(module_context, "lowering_parameters", None), "for_export", False)
+    known = bool(getattr(axis_context, "device_assignment", None)) and not for_export
+    inner = _with_auto_axes(lowering, ctx)
+
+    def lowering_with_devices_flag(*args, **params):
+        with _devices_flag(known):
+            return inner(*args, **params)
+
+    return lowering_with_devices_flag
 
 
 def is_partitioned(ctx) -> bool:

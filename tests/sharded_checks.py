@@ -7,6 +7,7 @@ Not collected by the main suite (the device count is fixed when JAX starts):
 
 from __future__ import annotations
 
+import math
 import re
 
 import jax
@@ -20,13 +21,16 @@ import jaxpad
 from tests.cases import MODES
 from tests.oracles import numpy_pad
 
-COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce")
+COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter")
+# A collective's result: a shape, or a tuple of shapes (combined collectives, whose
+# "/*index=5*/" comments hold no parentheses).
+RESULT = r"(\([^()]*\)|\S+)"
 AXIS_TYPES = {"auto": AxisType.Auto, "explicit": AxisType.Explicit}
 
 
 def collectives(compiled_text):
     """(kind, shape) of every collective in an optimized HLO module."""
-    pattern = rf"= (\S+) ({'|'.join(COLLECTIVES)})(?:-start)?\("
+    pattern = rf"= (\([^()]*\)|\S+) ({'|'.join(COLLECTIVES)})(?:-start)?\("
     return [(kind, shape) for shape, kind in re.findall(pattern, compiled_text)]
 
 
@@ -45,53 +49,230 @@ def mesh_of(kind):
 
 
 def loss_of(f):
-    return lambda x: (f(x) ** 2).sum()
-
-
-def pad_cases():
-    # (pads_begin, pads_end) on axis 0 of a (64, 6) array: 8 + 64 splits over 8
-    # devices, 3 + 3 + 64 does not.
-    return [((4, 0), (4, 0)), ((3, 0), (3, 0))]
-
-
-@pytest.mark.parametrize("kind", AXIS_TYPES)
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("pads", pad_cases(), ids=["divisible", "not-divisible"])
-def test_pad_along_the_sharded_axis(kind, mode, pads):
-    mesh = mesh_of(kind)
-    x_host = np.arange(64 * 16, dtype=np.float32).reshape(64, 16)
-    x = jax.device_put(x_host, NamedSharding(mesh, P("x", None)))
-    pads_begin, pads_end = pads
-
-    def f(x):
-        return jaxpad.pad(x, pads_begin, pads_end, mode)
-
-    with jax.set_mesh(mesh):
-        out = jax.jit(f)(x)
-        grad = jax.jit(jax.grad(loss_of(f)))(x)
-        forward_hlo = jax.jit(f).lower(x).compile().as_text()
-        backward_hlo = jax.jit(jax.grad(loss_of(f))).lower(x).compile().as_text()
-    np.testing.assert_array_equal(out, numpy_pad(x_host, pads_begin, pads_end, mode))
-    np.testing.assert_array_equal(grad, jax.grad(loss_of(f))(x_host))
-    divisible = out.shape[0] % 8 == 0
-    # The input's sharding where the padded size still splits evenly; replicated where
-    # it cannot (JAX's own lax.pad raises there under Explicit axes).
-    assert _spec(out, 2)[0] == ("x" if divisible else None)
-    assert _spec(grad, 2) == _spec(x, 2)
-    # Where the output stays sharded nothing is all-gathered or all-to-all'd: the
-    # devices exchange halos of at most one shard (8 rows; wrap's bands come from the
-    # far end of the axis), and edge mode also all-reduces its edge rows.
-    if divisible:
-        for hlo in (forward_hlo, backward_hlo):
-            moved = collectives(hlo)
-            assert all(halo_rows(shape) <= 64 // 8 for _, shape in moved), moved
-            allowed = {"collective-permute", "all-reduce"} if mode == "edge" else set()
-            assert {kind_ for kind_, _ in moved} <= allowed | {"collective-permute"}, moved
+    return lambda *args: (f(*args) ** 2).sum()
 
 
 def _spec(array, ndim):
     spec = tuple(array.sharding.spec)
     return spec + (None,) * (ndim - len(spec))
+
+
+ITEMSIZE = {"f32": 4, "s32": 4, "u32": 4, "pred": 1}
+
+
+def received_bytes(compiled_text, *, fallback=False):
+    """Bytes one device receives in an optimized module: a permute's operand, (g-1)/g
+    of an all-gather's result, 2(g-1)/g of an all-reduce's operand; scalar all-reduces
+    (a sum's) left out. ``fallback``: only the collectives of ``lax.cond``'s branch 0
+    (dynamic_pad's branch past max_pad); else all the others."""
+    pattern = rf"= {RESULT} ({'|'.join(COLLECTIVES)})(?:-start)?\((.*)"
+    total = 0.0
+    for shape, kind, rest in re.findall(pattern, compiled_text):
+        if ("branch_0_fun" in rest) != fallback or re.fullmatch(r"\w+\[\]\S*", shape):
+            continue
+        size = sum(
+            ITEMSIZE[dtype] * math.prod(int(d) for d in dims.split(",") if d)
+            for dtype, dims in re.findall(r"(\w+)\[([\d,]*)\]", shape)
+        )
+        share = {"collective-permute": 1, "all-reduce": 2 * 7 / 8, "reduce-scatter": 7}
+        total += size * share.get(kind, 7 / 8)
+    return round(total)
+
+
+def kinds(compiled_text, *, fallback=False):
+    """The kinds of collective in a module (scalar all-reduces left out)."""
+    found = set()
+    pattern = rf"= {RESULT} ({'|'.join(COLLECTIVES)})(?:-start)?\((.*)"
+    for shape, kind, rest in re.findall(pattern, compiled_text):
+        if ("branch_0_fun" in rest) == fallback and not re.fullmatch(r"\w+\[\]\S*", shape):
+            found.add(kind)
+    return found
+
+
+def shift_bound(rows, pads_begin, pads_end, row_bytes, devices=8):
+    """Twice the halo plus the shift of the shard boundaries, in bytes: the output's
+    blocks are ceil(size / devices) rows, the input's rows / devices."""
+    out_block = -(-(rows + pads_begin + pads_end) // devices)
+    shift = (devices - 1) * (out_block - rows // devices)
+    return (2 * (abs(pads_begin) + abs(pads_end)) + shift) * row_bytes
+
+
+# (pads_begin, pads_end) on axis 0 of a (64, 16) array over 8 devices (8-row shards):
+# 4 + 64 + 4 splits over 8 devices, the others do not; 8 is one shard.
+PAD_CASES = {
+    "divisible": ((4, 0), (4, 0)),
+    "not-divisible": ((3, 0), (3, 0)),
+    "begin-one-row": ((1, 0), (0, 0)),
+    "one-shard-each-end": ((8, 0), (5, 0)),
+}
+
+
+def _static_cases():
+    # Auto axes for every case; Explicit for a divisible and an indivisible one.
+    for case in PAD_CASES:
+        for kind in ("auto", "explicit") if case in ("divisible", "not-divisible") else ("auto",):
+            for mode in MODES:
+                yield pytest.param(kind, mode, case, id=f"{case}-{mode}-{kind}")
+
+
+@pytest.mark.parametrize("kind,mode,case", list(_static_cases()))
+def test_pad_along_the_sharded_axis(kind, mode, case):
+    mesh = mesh_of(kind)
+    x_host = np.arange(64 * 16, dtype=np.float32).reshape(64, 16)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("x", None)))
+    pads_begin, pads_end = PAD_CASES[case]
+
+    def f(x):
+        return jaxpad.pad(x, pads_begin, pads_end, mode)
+
+    loss = loss_of(f)
+    with jax.set_mesh(mesh):
+        out = jax.jit(f)(x)
+        grad = jax.jit(jax.grad(loss))(x)
+        in_program = jax.jit(loss).lower(x).compile().as_text()
+        backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    np.testing.assert_array_equal(out, numpy_pad(x_host, pads_begin, pads_end, mode))
+    np.testing.assert_array_equal(grad, jax.grad(loss)(x_host))
+    divisible = out.shape[0] % 8 == 0
+    # A jit returns the input's sharding where the padded size splits evenly, and a
+    # replicated array where it cannot (a jax.Array is sharded evenly or not at all).
+    assert _spec(out, 2)[0] == ("x" if divisible else None)
+    assert _spec(grad, 2) == _spec(x, 2)
+    if kind == "explicit" and not divisible:
+        # The output's type is replicated (JAX's types cannot be uneven): gathered.
+        return
+    # Inside the program the padded array stays distributed (unevenly where it must):
+    # only collective-permutes, within twice the halo plus the shift of the shard
+    # boundaries, forward and backward.
+    bound = shift_bound(64, pads_begin[0], pads_end[0], row_bytes=64)
+    for hlo, factor in ((in_program, 1), (backward, 2)):
+        assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
+        assert received_bytes(hlo) <= factor * bound, (received_bytes(hlo), bound)
+
+
+def test_pad_inside_a_program_never_gathers_on_the_issue_case():
+    # The issue's case: (1024, 24) float32 over 8 devices padded by 3 at both ends
+    # (1030 rows). Each device receives 6 rows: 2 from the previous block, 4 from the
+    # next (the blocks of the output are 129 rows).
+    mesh = mesh_of("auto")
+    x = jax.device_put(np.ones((1024, 24), np.float32), NamedSharding(mesh, P("x")))
+    for mode in MODES:
+
+        def loss(x, mode=mode):
+            return (jaxpad.pad(x, [3, 0], [3, 0], mode) ** 2).sum()
+
+        with jax.set_mesh(mesh):
+            forward = jax.jit(loss).lower(x).compile().as_text()
+            backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+        rows = 7 if mode == "wrap" else 6  # wrap: one more row, across the domain's edge
+        assert received_bytes(forward) == rows * 96, mode
+        assert received_bytes(backward) == 2 * rows * 96, mode
+        assert kinds(forward) == kinds(backward) == {"collective-permute"}
+
+
+@pytest.mark.parametrize("mode", ["reflect", "wrap"])
+def test_pad_on_a_two_dimensional_mesh(mode):
+    # Both axes padded, each split over one mesh axis; and an axis split over both.
+    mesh = jax.make_mesh((2, 4), ("y", "x"), axis_types=(AxisType.Auto,) * 2)
+    x_host = np.random.RandomState(0).randn(16, 32).astype(np.float32)
+    for spec in (P("y", "x"), P(("y", "x"), None)):
+        x = jax.device_put(x_host, NamedSharding(mesh, spec))
+
+        def f(x):
+            return jaxpad.pad(x, [3, 2], [1, 5], mode)
+
+        loss = loss_of(lambda x: jnp.sin(f(x)))
+        with jax.set_mesh(mesh):
+            out = jax.jit(f)(x)
+            grad = jax.jit(jax.grad(loss))(x)
+            hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+        np.testing.assert_array_equal(out, numpy_pad(x_host, [3, 2], [1, 5], mode))
+        np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-6)
+        assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
+
+
+def test_pad_wider_than_a_shard_interior_and_crop():
+    # Several hops (pads of 2.5 shards), a crop with a pad, interior padding.
+    mesh = mesh_of("auto")
+    x_host = np.random.RandomState(1).randn(64, 6).astype(np.float32)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("x")))
+    cases = [
+        (lambda x: jaxpad.pad(x, [20, 0], [13, 0], "reflect"), {"collective-permute"}),
+        (lambda x: jaxpad.pad(x, [-3, 0], [5, 0], "wrap"), {"collective-permute"}),
+        (lambda x: jaxpad.pad(x, [3, 0], [2, 0], interior=[1, 0]), {"collective-permute"}),
+    ]
+    for f, allowed in cases:
+        loss = loss_of(lambda x, f=f: jnp.sin(f(x)))
+        with jax.set_mesh(mesh):
+            out = jax.jit(f)(x)
+            grad = jax.jit(jax.grad(loss))(x)
+            hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+        np.testing.assert_array_equal(out, f(x_host))
+        np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-6)
+        assert kinds(hlo) <= allowed, kinds(hlo)
+
+
+def test_second_order_and_vmap_of_a_sharded_pad():
+    mesh = mesh_of("auto")
+    x_host = np.random.RandomState(2).randn(64, 3).astype(np.float32)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("x")))
+
+    def f(x):
+        return jnp.sin(jaxpad.pad(x, [3, 0], [2, 0], "symmetric")).sum()
+
+    hessian_vector = jax.jit(lambda x, v: jax.jvp(jax.grad(f), (x,), (v,))[1])
+    batched = jax.jit(jax.vmap(lambda row: jaxpad.pad(row, [3], [2], "reflect"), in_axes=1))
+    with jax.set_mesh(mesh):
+        hv = hessian_vector(x, x)
+        out = batched(x)
+    np.testing.assert_allclose(hv, hessian_vector(x_host, x_host), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(out, np.pad(x_host, ((3, 2), (0, 0)), "reflect").T)
+
+
+def test_a_long_axis_computes_its_rows_in_the_program():
+    # Past _MAX_STATIC_ROWS output rows the blocks compute their rows in the program
+    # instead of reading a table the size of the axis; what moves is unchanged.
+    mesh = mesh_of("auto")
+    x_host = np.random.RandomState(5).randn(8 * 9000, 2).astype(np.float32)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("x")))
+
+    def f(x):
+        return jaxpad.pad(x, [3, 0], [2, 0], "reflect")
+
+    def g(x):
+        return jaxpad.dynamic_pad(x, (-2, 0), (8 * 9000 + 1, 2), "wrap")
+
+    def loss(x):
+        return (jnp.sin(f(x)) ** 2).sum() + (jnp.sin(g(x)) ** 2).sum()
+
+    with jax.set_mesh(mesh):
+        out, shifted = jax.jit(f)(x), jax.jit(g)(x)
+        grad = jax.jit(jax.grad(loss))(x)
+        hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    np.testing.assert_array_equal(out, numpy_pad(x_host, [3, 0], [2, 0], "reflect"))
+    np.testing.assert_array_equal(shifted, numpy_pad(x_host, [-2, 0], [3, 0], "wrap"))
+    np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-5, atol=1e-6)
+    assert "s32[8,9001]" not in hlo and "s32[8,9000]" not in hlo  # no per-device table
+    assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
+
+
+def test_export_under_a_mesh_takes_the_plain_lowering():
+    # jax.export serializes no custom_partitioning op: exported programs partition the
+    # single-device lowering, as before the planned exchange.
+    mesh = mesh_of("auto")
+    x_host = np.arange(64 * 16, dtype=np.float32).reshape(64, 16)
+    spec = jax.ShapeDtypeStruct((64, 16), jnp.float32, sharding=NamedSharding(mesh, P("x")))
+
+    def f(x, offset):
+        padded = jaxpad.pad(x, [3, 0], [3, 0], "reflect")
+        return padded, jaxpad.dynamic_pad(x, (offset, 0), (64, 16), "wrap", max_pad=4)
+
+    with jax.set_mesh(mesh):
+        exported = jax.export.export(jax.jit(f))(spec, jax.ShapeDtypeStruct((), jnp.int32))
+        padded, shifted = exported.call(jax.device_put(x_host, spec.sharding), np.int32(2))
+    assert "CustomSPMDPartitioning" not in exported.mlir_module()
+    np.testing.assert_array_equal(padded, numpy_pad(x_host, [3, 0], [3, 0], "reflect"))
+    np.testing.assert_array_equal(shifted, np.roll(x_host, 2, axis=0))
 
 
 @pytest.mark.parametrize("kind", AXIS_TYPES)
@@ -139,6 +320,91 @@ def test_dynamic_pad(kind, mode, sharded_axis):
         assert grad.sharding.spec == spec
         assert out.sharding.spec == spec
         assert collectives(hlo) == []
+
+
+# (output rows, traced offset, max_pad): within the bound (either sign), an output
+# that does not split over 8 devices, an offset past the bound (the gathering branch).
+DYNAMIC_CASES = {
+    "within": (64, 3, 4),
+    "negative": (64, -4, 4),
+    "not-divisible": (70, 2, 8),
+    "past-the-bound": (70, 5, 4),
+}
+
+
+# Every case and every mode, not every pair (each compiles four programs).
+DYNAMIC_PAIRS = [
+    ("within", "constant"),
+    ("within", "wrap"),
+    ("negative", "edge"),
+    ("negative", "wrap"),
+    ("not-divisible", "reflect"),
+    ("not-divisible", "symmetric"),
+    ("past-the-bound", "symmetric"),
+    ("past-the-bound", "constant"),
+]
+
+
+@pytest.mark.parametrize("case,mode", DYNAMIC_PAIRS)
+def test_dynamic_pad_with_max_pad_moves_a_halo(case, mode):
+    mesh = mesh_of("auto")
+    rows, offset, bound = DYNAMIC_CASES[case]
+    x_host = np.random.RandomState(3).randn(64, 16).astype(np.float32)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("x", None)))
+    pads = (jnp.int32(offset), jnp.int32(1))
+
+    def f(x, pads, max_pad=(bound, None)):
+        return jaxpad.dynamic_pad(x, pads, (rows, 18), mode, max_pad=max_pad)
+
+    loss = loss_of(lambda x, pads: jnp.sin(f(x, pads)))
+    with jax.set_mesh(mesh):
+        out = jax.jit(f)(x, pads)
+        grad = jax.jit(jax.grad(loss))(x, pads)
+        forward = jax.jit(loss).lower(x, pads).compile().as_text()
+        backward = jax.jit(jax.grad(loss)).lower(x, pads).compile().as_text()
+    expected = jaxpad.dynamic_pad(x_host, (offset, 1), (rows, 18), mode)
+    np.testing.assert_array_equal(out, expected)
+    unsharded = loss_of(lambda x: jnp.sin(jaxpad.dynamic_pad(x, (offset, 1), (rows, 18), mode)))
+    np.testing.assert_allclose(grad, jax.grad(unsharded)(x_host), rtol=1e-6, atol=1e-7)
+    assert _spec(grad, 2) == ("x", None)
+    # The branch taken within the bound moves permutes of at most the bound's rows on
+    # each side (and the shift of the shard boundaries); the other branch gathers.
+    row_bytes = 18 * 4
+    bound_bytes = shift_bound(64, bound, bound, row_bytes=row_bytes) // 2 + 8 * row_bytes
+    for hlo, factor in ((forward, 1), (backward, 2)):
+        assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
+        assert received_bytes(hlo) <= factor * bound_bytes, (received_bytes(hlo), bound_bytes)
+        assert kinds(hlo, fallback=True) <= {"all-gather", "reduce-scatter"}
+
+
+def test_dynamic_pad_batched_offsets_on_a_two_dimensional_mesh():
+    # vmap: one offset per example; the batch axis split over "y", the padded over "x".
+    mesh = jax.make_mesh((2, 4), ("y", "x"), axis_types=(AxisType.Auto,) * 2)
+    x_host = np.random.RandomState(4).randn(4, 32, 3).astype(np.float32)
+    offsets = np.array([2, -3, 0, 5], np.int32)
+    x = jax.device_put(x_host, NamedSharding(mesh, P("y", "x", None)))
+
+    def f(x, offsets):
+        return jax.vmap(
+            lambda x, o: jaxpad.dynamic_pad(x, (o, 0), (34, 3), "wrap", max_pad=(3, 0))
+        )(x, offsets)
+
+    loss = loss_of(lambda x, o: jnp.sin(f(x, o)))
+    with jax.set_mesh(mesh):
+        out = jax.jit(f)(x, offsets)
+        grad = jax.jit(jax.grad(loss))(x, offsets)
+    expected = np.stack(
+        [jaxpad.dynamic_pad(x_host[i], (int(o), 0), (34, 3), "wrap") for i, o in enumerate(offsets)]
+    )
+    np.testing.assert_array_equal(out, expected)
+
+    def reference(x):
+        rows = [
+            jaxpad.dynamic_pad(x[i], (int(o), 0), (34, 3), "wrap") for i, o in enumerate(offsets)
+        ]
+        return (jnp.sin(jnp.stack(rows)) ** 2).sum()
+
+    np.testing.assert_allclose(grad, jax.grad(reference)(x_host), rtol=1e-6, atol=1e-7)
 
 
 @pytest.mark.parametrize("kind", AXIS_TYPES)
