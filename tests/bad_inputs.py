@@ -753,6 +753,61 @@ ROWS = [
         "x of dtype bool.",
     ),
     Row(
+        "jaxpad.dynamic_pad",
+        "negative max_pad",
+        "jaxpad.dynamic_pad(jnp.ones((8, 4)), (1, 0), (8, 4), max_pad=-1)",
+        "ValueError",
+        "jaxpad.dynamic_pad: max_pad[0] bounds |pads_begin[0]| and must be non-negative; got -1.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "max_pad with the wrong length",
+        "jaxpad.dynamic_pad(jnp.ones((8, 4)), (1, 0), (8, 4), max_pad=(2, 2, 2))",
+        "ValueError",
+        "jaxpad.dynamic_pad: max_pad needs one entry per axis of x (x.ndim=2); got 3: (2, 2, 2).",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "max_pad not an int",
+        "jaxpad.dynamic_pad(jnp.ones((8, 4)), (1, 0), (8, 4), max_pad=(2.5, None))",
+        "TypeError",
+        "jaxpad.dynamic_pad: max_pad[0] must be an int or None; got 2.5.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "traced max_pad",
+        "jax.jit(lambda b: jaxpad.dynamic_pad(jnp.ones((8, 4)), (1, 0), (8, 4), "
+        "max_pad=(b, None)))(3)",
+        "TypeError",
+        "jaxpad.dynamic_pad: max_pad[0] must be a static int (it sizes the halo each device "
+        "receives); got a traced value of dtype int32.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "static pad past max_pad",
+        "jaxpad.dynamic_pad(jnp.ones((8, 4)), (5, 0), (8, 4), 'wrap', max_pad=4)",
+        "ValueError",
+        "jaxpad.dynamic_pad: pads_begin[0]=5 exceeds max_pad[0]=4; |pads_begin| must not "
+        "exceed max_pad.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "max_pad with traced pads and a per-side mode",
+        "jax.jit(lambda o: jaxpad.dynamic_pad(jnp.arange(4.0), (o,), (4,), 'dirichlet', "
+        "max_pad=1))(2)",
+        "ValueError",
+        "jaxpad.dynamic_pad: max_pad plans halos for one mode per axis; with traced pads and "
+        "mode=(('dirichlet', 'dirichlet'),) it would be ignored. Pass the pads as Python ints, "
+        "or leave max_pad out.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "traced pad past max_pad (gathers, still right)",
+        "jax.jit(lambda o: jaxpad.dynamic_pad(jnp.arange(4.0), (o,), (4,), 'wrap', max_pad=1))(2)",
+        "accepted",
+        "[2.0, 3.0, 0.0, 1.0]",
+    ),
+    Row(
         "jaxpad.pad",
         "dirichlet given no value (reads 0)",
         "jaxpad.pad(jnp.array([1.0, 2.0]), [2], [1], 'dirichlet')",
