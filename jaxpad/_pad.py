@@ -23,6 +23,7 @@ from jaxpad._sharded_pad import (
     partitioned_fold_lowering,
     partitioned_pad_lowering,
     request_devices,
+    wants_devices,
 )
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import IntSequence, Modes
@@ -117,6 +118,14 @@ def pad(
         raise TypeError(f"{_FN}: crop_first must be a bool; got {crop_first!r}.")
     if crop_first:
         x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
+    sided = not isinstance(mode, str) and x.dtype != np.bool_ and not any(interior)
+    if sided and wants_devices(x):
+        # Sharded: one-mode pads plan their exchange (docs/sharding.md); the signs,
+        # edge rows and values are elementwise.
+        def one_mode(y, begins, ends, base):
+            return pad(y, begins, ends, base)
+
+        return _sides.composed_pad(x, pad_value, pads_begin, pads_end, mode, one_mode)
     x, pad_value = match_varying(x, pad_value)
     pad_value = request_devices(x, pad_value)
     return pad_p.bind(

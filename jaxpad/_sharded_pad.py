@@ -581,14 +581,20 @@ batching.primitive_batchers[_marker_p] = lambda args, dims, **params: (
 mlir.register_lowering(_marker_p, lambda ctx, value, *, jaxpr: [value])
 
 
-def request_devices(x, pad_value):
-    """``pad_value`` through ``_marker_p`` when ``x`` is traced with a mesh of several
-    devices in context, outside ``shard_map`` (see above); else unchanged."""
+def wants_devices(x) -> bool:
+    """Whether ``x`` is traced with a mesh of several devices in context, outside
+    ``shard_map``: the programs whose pads plan their exchange."""
     mesh = jax.sharding.get_abstract_mesh()
     if not isinstance(x, jax.core.Tracer) or mesh.empty or mesh.size == 1:
-        return pad_value
+        return False
     manual = set(getattr(mesh, "manual_axes", ()) or ())
-    if manual >= set(mesh.axis_names):
+    return not manual >= set(mesh.axis_names)
+
+
+def request_devices(x, pad_value):
+    """``pad_value`` through ``_marker_p`` when ``wants_devices(x)`` (see above); else
+    unchanged."""
+    if not wants_devices(x):
         return pad_value
     return _marker_p.bind(pad_value, jaxpr=_marker_jaxpr())
 

@@ -261,3 +261,38 @@ def value_cotangent(t, modes: Sides, x_shape, pads_begin):
         return zeros
     _, transpose = jax.vjp(lambda v: value_term(v, modes, x_shape, t.shape, pads_begin), zeros)
     return transpose(t)[0]
+
+
+def composed_pad(x, values, pads_begin, pads_end, modes: Sides, pad_one_mode):
+    """A per-side pad as one-mode pads of its sides' base modes, then the signs, edge
+    and value terms, axis by axis: for programs partitioned over several devices,
+    where each one-mode pad (``pad_one_mode(y, pads_begin, pads_end, mode)``) plans
+    its own exchange and the rest is elementwise, plus the edge rows."""
+    ndim = x.ndim
+    y = x
+    for axis in range(ndim):
+        lo, hi = pads_begin[axis], pads_end[axis]
+        if not (lo or hi):
+            continue
+        n = y.shape[axis]
+        offsets = np.arange(lo + n + hi) - lo
+        coefficients = side_coefficients(modes[axis], n, offsets)
+        begins, ends = [0] * ndim, [0] * ndim
+        begins[axis], ends[axis] = lo, hi
+        bases = [base_mode(side) for side in modes[axis]]
+        padded = [pad_one_mode(y, begins, ends, base) for base in dict.fromkeys(bases)]
+        if len(padded) == 2:
+            padded = jnp.where(_along(offsets < 0, ndim, axis, bool), padded[0], padded[1])
+        else:
+            padded = padded[0]
+        out = padded * _along(coefficients.sign, ndim, axis, y.dtype)
+        for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+            if np.any(coefficient):
+                edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
+                out = out + edge * _along(coefficient, ndim, axis, y.dtype)
+        for side, region in enumerate((offsets < 0, offsets >= n)):
+            weights = np.where(region, coefficients.value, 0)
+            if weights.any():
+                out = out + values[axis, side] * _along(weights, ndim, axis, y.dtype)
+        y = out
+    return y

@@ -18,6 +18,7 @@ from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 import jaxpad
+from jaxpad._index_maps import base_mode as jaxpad_base_mode
 from tests.cases import MODES
 from tests.oracles import numpy_pad
 
@@ -449,3 +450,45 @@ def test_shard_map_with_a_replicated_pad_value(op):
     expected = jax.grad(lambda x, v: (per_device(x, v) ** 2).sum(), argnums=(0, 1))(x, v)
     np.testing.assert_allclose(grads[0], expected[0], rtol=1e-6)
     np.testing.assert_allclose(grads[1], expected[1], rtol=1e-6)
+
+
+# Per-side and odd modes: one-mode pads of their base modes plan the exchange, the
+# signs and values are elementwise, and the odd modes' edge rows reach every device by
+# a one-row all-reduce.
+SIDED = [
+    "dirichlet",
+    (("dirichlet", "reflect_odd"), "wrap"),
+    (("symmetric_odd", "constant"), ("edge", "dirichlet")),
+]
+SIDE_VALUES = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
+
+
+@pytest.mark.parametrize("mode", SIDED, ids=str)
+def test_per_side_modes_on_the_issue_case_move_rows_not_the_array(mode):
+    mesh = mesh_of("auto")
+    host = np.random.default_rng(0).random((1024, 24)).astype(np.float32)
+    x = jax.device_put(host, NamedSharding(mesh, P("x")))
+
+    def loss(x, v):
+        return (jaxpad.pad(x, [3, 1], [3, 2], mode, v) ** 2).sum()
+
+    with jax.set_mesh(mesh):
+        value, grads = jax.jit(jax.value_and_grad(loss, (0, 1)))(x, SIDE_VALUES)
+        forward = jax.jit(loss).lower(x, SIDE_VALUES).compile().as_text()
+        backward = jax.jit(jax.grad(loss)).lower(x, SIDE_VALUES).compile().as_text()
+    expected_value, expected_grads = jax.value_and_grad(loss, (0, 1))(host, SIDE_VALUES)
+    np.testing.assert_allclose(value, expected_value, rtol=1e-5)
+    for got, expected in zip(grads, expected_grads):
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+    row = 24 * 4
+    axis_modes = mode if isinstance(mode, str) else mode[0]
+    bases = {
+        jaxpad_base_mode(side)
+        for side in ((axis_modes,) * 2 if isinstance(axis_modes, str) else axis_modes)
+    }
+    # One exchange per base mode of the split axis, each within twice the halo plus
+    # the shift, and the odd modes' two edge rows (an all-reduce each).
+    bound = len(bases) * shift_bound(1024, 3, 3, row) + 2 * 2 * row
+    for text in (forward, backward):
+        assert kinds(text) <= {"collective-permute", "all-reduce"}, kinds(text)
+        assert received_bytes(text) <= bound, (received_bytes(text), bound)
