@@ -381,19 +381,7 @@ def _fold_partition(
     mesh_shape = dict(t_sharding.mesh.shape)
     spec = _spec_of(t_sharding, len(operand_shape))
 
-    def block(axis, size):
-        entry = spec[axis]
-        if entry is None:
-            return size
-        names = entry if isinstance(entry, tuple) else (entry,)
-        return -(-size // math.prod(mesh_shape[name] for name in names))
-
-    # Shapes of this device's blocks: the operand's, then after each exchange.
-    x_block = [block(axis, size) for axis, size in enumerate(operand_shape)]
-    shapes = [tuple(x_block)]
-    for split in splits:
-        x_block[split.axis] = split.plan.out_block
-        shapes.append(tuple(x_block))
+    shapes = _block_shapes(spec, mesh_shape, operand_shape, splits)
 
     def lower_fn(t):
         if any(local[0]) or any(local[1]) or any(local[2]):
@@ -414,6 +402,24 @@ def _fold_partition(
 
     out_sharding = NamedSharding(t_sharding.mesh, t_sharding.spec)
     return t_sharding.mesh, lower_fn, out_sharding, (t_sharding,)
+
+
+def _block_shapes(spec, mesh_shape, operand_shape, splits):
+    """This device's block shapes: the operand's, then after each split's exchange."""
+
+    def block(axis, size):
+        entry = spec[axis]
+        if entry is None:
+            return size
+        names = entry if isinstance(entry, tuple) else (entry,)
+        return -(-size // math.prod(mesh_shape[name] for name in names))
+
+    x_block = [block(axis, size) for axis, size in enumerate(operand_shape)]
+    shapes = [tuple(x_block)]
+    for split in splits:
+        x_block[split.axis] = split.plan.out_block
+        shapes.append(tuple(x_block))
+    return shapes
 
 
 @partial(custom_partitioning, static_argnums=(2, 3, 4, 5, 6, 7, 8))
@@ -895,18 +901,7 @@ def _dynamic_fold_partition(
     )
     _, pads_sharding = _dynamic_shardings(mesh, sharding, len(shape), 0, len(pads_shape.shape))
 
-    def block(axis, size):
-        entry = spec[axis]
-        if entry is None:
-            return size
-        names = entry if isinstance(entry, tuple) else (entry,)
-        return -(-size // math.prod(mesh_shape[name] for name in names))
-
-    x_block = [block(axis, size) for axis, size in enumerate(operand_shape)]
-    shapes = [tuple(x_block)]
-    for split in splits:
-        x_block[split.axis] = split.plan.out_block
-        shapes.append(tuple(x_block))
+    shapes = _block_shapes(spec, mesh_shape, operand_shape, splits)
     local_shape = tuple(
         size if spec[axis] is None else shapes[-1][axis] for axis, size in enumerate(shape)
     )
