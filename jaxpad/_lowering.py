@@ -656,7 +656,7 @@ def extract(piece: Piece, t, axis: int):
     if piece.kind == "copy":
         return part
     if piece.kind == "weighted":
-        return (part * _axis_vector(piece.weights, t.ndim, axis, t.dtype)).sum(
+        return (part * axis_vector(piece.weights, t.ndim, axis, t.dtype)).sum(
             axis=axis, keepdims=True
         )
     if piece.kind == "reverse":
@@ -1081,7 +1081,7 @@ def _sided_axes(shape, out_shape, pads_begin, mode, fn_name):
     return axes
 
 
-def _axis_vector(values, ndim, axis, dtype):
+def axis_vector(values, ndim, axis, dtype):
     shape = [1] * ndim
     shape[axis] = len(values)
     return np.asarray(values).astype(dtype).reshape(shape)
@@ -1095,7 +1095,7 @@ def _edge_terms(coefficients, region, y, axis, n):
         if not np.any(values):
             continue
         edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
-        term = edge * _axis_vector(values, y.ndim, axis, y.dtype)
+        term = edge * axis_vector(values, y.ndim, axis, y.dtype)
         terms = term if terms is None else terms + term
     return terms
 
@@ -1200,12 +1200,12 @@ def _sided_band(y, value, axis, n, pieces, coefficients, start, stop):
     band = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
     sign = coefficients.sign[start:stop]
     if np.any(sign == -1):
-        band = band * _axis_vector(sign, y.ndim, axis, y.dtype)
+        band = band * axis_vector(sign, y.ndim, axis, y.dtype)
     terms = _edge_terms(coefficients, slice(start, stop), y, axis, n)
     if terms is not None:
         band = band + terms
     if weights.any():
-        band = band + value * _axis_vector(weights, y.ndim, axis, y.dtype)
+        band = band + value * axis_vector(weights, y.ndim, axis, y.dtype)
     return band
 
 
@@ -1250,5 +1250,5 @@ def build_sided_fold(t, operand_shape, pads_begin, mode, target):
     if plan.form == "zeros":
         return jnp.zeros(operand_shape, t.dtype)
     for axis, sign in sided_signs(t.shape, operand_shape, pads_begin, mode).items():
-        t = t * _axis_vector(sign, t.ndim, axis, t.dtype)
+        t = t * axis_vector(sign, t.ndim, axis, t.dtype)
     return build_fold(plan, t, operand_shape)

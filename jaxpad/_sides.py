@@ -1,16 +1,17 @@
-"""Per-axis and per-side boundary modes: parsing ``mode`` and ``pad_value``, and the
-pad value's term.
+"""Per-axis and per-side boundary modes: parsing ``mode`` and ``pad_value``, the pad
+value's term, and the per-side compositions (traced ``dynamic_pad`` pads, sharded
+programs).
 
 A mode per side is either one of ``MODES`` for every side (the primitives' string
 ``mode``, planned by ``_lowering``) or a tuple with one ``(begin, end)`` pair per axis.
-Every side mode is linear in ``(x, pad_value)``, so a pad is ``L(x) + V(pad_value)``:
-the primitive computes ``L``, with a zero wherever a side reads its value, and the
-value enters as a sum of separable terms: the value of side ``s`` of axis ``k`` lands
-on that side's region of axis ``k`` (times 1 for ``constant``, 2 for ``dirichlet``),
-spread over the whole extent of the axes padded before ``k`` and carried through the
-axes padded after it by what they make of a constant (``row_sum``: 1 where they copy
-or mirror, 0 on a constant side, -1 on a dirichlet side). These broadcasts fuse with
-the pad; differentiating and batching them over ``pad_value`` is plain JAX.
+Every side mode is linear in ``(x, pad_value)``, so a pad is ``L(x) + V(pad_value)``.
+The primitive computes both, the values being its ``(ndim, 2)`` operand. ``V`` is a
+sum of separable terms: the value of side ``s`` of axis ``k`` lands on that side's
+region of axis ``k`` (times 1 for ``constant``, 2 for ``dirichlet``), spread over the
+whole extent of the axes padded before ``k`` and carried through the axes padded
+after it by what they make of a constant (``row_sum``: 1 where they copy or mirror, 0
+on a constant side, -1 on a dirichlet side). ``value_term`` builds it for the
+primitive's transpose (the values' cotangent) and for values batched per example.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from jaxpad._index_maps import (
     side_coefficients,
     source_index,
 )
+from jaxpad._lowering import axis_vector
 
 Sides = tuple[tuple[str, str], ...]
 
@@ -142,21 +144,15 @@ def value_term(values, modes: Sides, x_shape, out_shape, pads_begin):
             weights = np.where(region, coefficients[axis].value, 0)
             if not weights.any():
                 continue
-            term = values[axis, side].astype(compute) * _along(weights, ndim, axis, compute)
+            term = values[axis, side].astype(compute) * axis_vector(weights, ndim, axis, compute)
             for later in (a for a in padded if a > axis):
                 carried = coefficients[later].row_sum()
                 if not np.all(carried == 1):
-                    term = term * _along(carried, ndim, later, compute)
+                    term = term * axis_vector(carried, ndim, later, compute)
             total = term if total is None else total + term
     if total is None:
         return None
     return jnp.broadcast_to(total, out_shape)
-
-
-def _along(values, ndim, axis, dtype):
-    shape = [1] * ndim
-    shape[axis] = len(values)
-    return np.asarray(values).astype(dtype).reshape(shape)
 
 
 def add_values(padded: jax.Array, term) -> jax.Array:
@@ -282,17 +278,17 @@ def composed_pad(x, values, pads_begin, pads_end, modes: Sides, pad_one_mode):
         bases = [base_mode(side) for side in modes[axis]]
         padded = [pad_one_mode(y, begins, ends, base) for base in dict.fromkeys(bases)]
         if len(padded) == 2:
-            padded = jnp.where(_along(offsets < 0, ndim, axis, bool), padded[0], padded[1])
+            padded = jnp.where(axis_vector(offsets < 0, ndim, axis, bool), padded[0], padded[1])
         else:
             padded = padded[0]
-        out = padded * _along(coefficients.sign, ndim, axis, y.dtype)
+        out = padded * axis_vector(coefficients.sign, ndim, axis, y.dtype)
         for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
             if np.any(coefficient):
                 edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
-                out = out + edge * _along(coefficient, ndim, axis, y.dtype)
+                out = out + edge * axis_vector(coefficient, ndim, axis, y.dtype)
         for side, region in enumerate((offsets < 0, offsets >= n)):
             weights = np.where(region, coefficients.value, 0)
             if weights.any():
-                out = out + values[axis, side] * _along(weights, ndim, axis, y.dtype)
+                out = out + values[axis, side] * axis_vector(weights, ndim, axis, y.dtype)
         y = out
     return y
