@@ -25,7 +25,7 @@ from jaxpad._sharded_pad import (
     request_devices,
     wants_devices,
 )
-from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
+from jaxpad._sharding import in_auto_axes, match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import IntSequence, Modes
 
 _FN = "jaxpad.pad"
@@ -125,7 +125,11 @@ def pad(
         def one_mode(y, begins, ends, base):
             return pad(y, begins, ends, base)
 
-        return _sides.composed_pad(x, pad_value, pads_begin, pads_end, mode, one_mode)
+        def composed(x, pad_value):
+            return _sides.composed_pad(x, pad_value, pads_begin, pads_end, mode, one_mode)
+
+        out_shape = tuple(n + lo + hi for n, lo, hi in zip(x.shape, pads_begin, pads_end))
+        return in_auto_axes(composed, x, out_shape)(x, pad_value)
     x, pad_value = match_varying(x, pad_value)
     pad_value = request_devices(x, pad_value)
     return pad_p.bind(

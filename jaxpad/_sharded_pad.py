@@ -588,10 +588,18 @@ mlir.register_lowering(_marker_p, lambda ctx, value, *, jaxpr: [value])
 
 
 def wants_devices(x) -> bool:
-    """Whether ``x`` is traced with a mesh of several devices in context, outside
-    ``shard_map``: the programs whose pads plan their exchange."""
+    """Whether ``x`` is traced in a program over a mesh of several devices, outside
+    ``shard_map``: the programs whose pads plan their exchange. The mesh is the one in
+    context (``jax.set_mesh``) or, with none, the one in ``x``'s type (Explicit axes,
+    as ``jax.make_mesh`` makes them, reach a ``jit`` without a mesh in context)."""
+    if not isinstance(x, jax.core.Tracer):
+        return False
     mesh = jax.sharding.get_abstract_mesh()
-    if not isinstance(x, jax.core.Tracer) or mesh.empty or mesh.size == 1:
+    if mesh.empty:
+        mesh = getattr(getattr(jax.typeof(x), "sharding", None), "mesh", None)
+        if mesh is None or mesh.empty:
+            return False
+    if mesh.size == 1:
         return False
     manual = set(getattr(mesh, "manual_axes", ()) or ())
     return not manual >= set(mesh.axis_names)

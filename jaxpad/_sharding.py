@@ -80,6 +80,28 @@ def _with_auto_axes(lowering, ctx):
     return lowering_in_auto_axes
 
 
+def in_auto_axes(fn, x, out_shape: Sequence[int]):
+    """``fn`` traced with ``x``'s Explicit mesh axes switched to Auto, its result
+    typed as the shape rule types a pad of ``x`` to ``out_shape``.
+
+    For compositions of pads (per-side modes on a sharded axis) whose intermediates,
+    such as one edge row of a split axis, have no sharding JAX can type.
+    """
+    sharding = getattr(jax.typeof(x), "sharding", None)
+    mesh = getattr(sharding, "mesh", None)
+    if mesh is None or mesh.empty:
+        return fn
+    explicit = tuple(
+        name
+        for name, kind in zip(mesh.axis_names, mesh.axis_types)
+        if kind == jax.sharding.AxisType.Explicit
+    )
+    if not explicit:
+        return fn
+    out_sharding = same_axes_sharding(jax.typeof(x), out_shape)
+    return jax.sharding.auto_axes(fn, axes=explicit, out_sharding=out_sharding)
+
+
 # Whether the program being lowered knows its devices (custom_partitioning needs them).
 _DEVICES_KNOWN = contextvars.ContextVar("jaxpad_devices_known", default=False)
 
@@ -138,7 +160,9 @@ def match_sharding(value, aval):
         return value
     if jax.typeof(value).sharding.spec == spec:
         return value
-    return jax.sharding.reshard(value, spec)
+    # The sharding itself, not its spec: a bare spec needs a mesh in context, and
+    # Explicit-axis arrays reach a jit without one (jax.make_mesh and device_put).
+    return jax.sharding.reshard(value, sharding)
 
 
 def _varying_axes(value) -> frozenset:

@@ -7,6 +7,7 @@ Not collected by the main suite (the device count is fixed when JAX starts):
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 
@@ -492,3 +493,38 @@ def test_per_side_modes_on_the_issue_case_move_rows_not_the_array(mode):
     for text in (forward, backward):
         assert kinds(text) <= {"collective-permute", "all-reduce"}, kinds(text)
         assert received_bytes(text) <= bound, (received_bytes(text), bound)
+
+
+# Explicit axes (jax.make_mesh's default): an array sharded over them carries its mesh
+# in its type, so a jit plans the exchange with or without jax.set_mesh.
+@pytest.mark.parametrize("in_context", [False, True], ids=["no-mesh-in-context", "set_mesh"])
+@pytest.mark.parametrize(
+    "mode", ["reflect", "wrap", (("dirichlet", "symmetric_odd"), "constant")], ids=str
+)
+def test_explicit_axes_move_rows_not_the_array(mode, in_context):
+    mesh = mesh_of("explicit")
+    host = np.random.default_rng(1).random((64, 16)).astype(np.float32)
+    x = jax.device_put(host, NamedSharding(mesh, P("x")))
+    values = None if isinstance(mode, str) else SIDE_VALUES
+
+    def f(x):
+        return jaxpad.pad(x, [4, 0], [4, 0], mode, values)
+
+    loss = loss_of(f)
+    with jax.set_mesh(mesh) if in_context else contextlib.nullcontext():
+        out = jax.jit(f)(x)
+        # Without a mesh in context this used to fail: a bare PartitionSpec needs one.
+        grad = jax.jit(jax.grad(loss))(x)
+        forward = jax.jit(loss).lower(x).compile().as_text()
+        backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    np.testing.assert_allclose(out, f(host), rtol=1e-6)
+    np.testing.assert_allclose(grad, jax.grad(loss)(host), rtol=1e-5, atol=1e-5)
+    assert _spec(out, 2)[0] == "x" and _spec(grad, 2) == ("x", None)
+    bound = shift_bound(64, 4, 4, row_bytes=64)
+    if isinstance(mode, str):
+        expected_kinds, edge_rows = {"collective-permute"}, 0
+    else:  # two base modes, and the odd side's two edge rows (one all-reduce each)
+        expected_kinds, edge_rows = {"collective-permute", "all-reduce"}, 2 * 2 * 64
+    for text, factor in ((forward, 1), (backward, 2)):
+        assert kinds(text) == expected_kinds, kinds(text)
+        assert received_bytes(text) <= factor * (2 * bound + edge_rows), received_bytes(text)
