@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -76,7 +77,7 @@ def static_int_tuple(
 def static_int(
     fn_name: str,
     arg_name: str,
-    value: object,
+    value: Any,
     *,
     traced_hint: str = "",
     allow_symbolic: bool = False,
@@ -89,7 +90,7 @@ def static_int(
     check its sign themselves (``check_non_negative``).
     """
     if allow_symbolic and jax.export.is_symbolic_dim(value):
-        return value
+        return cast(int, value)  # a symbolic dimension stands for an int
     if isinstance(value, jax.core.Tracer):
         raise TypeError(
             f"{fn_name}: {arg_name} must be static; got {describe(value)}.{traced_hint}"
@@ -178,7 +179,7 @@ MODES = _index_maps.MODES
 
 def pad_value_operand(
     fn_name: str,
-    pad_value: object,
+    pad_value: Any,
     mode: str,
     dtype,
     *,

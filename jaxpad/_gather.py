@@ -32,6 +32,7 @@ def gather_tables(x, tables: dict, num_batch: int = 0):
     columns = []
     for position, axis in enumerate(axes):
         table = jnp.asarray(tables[axis]).astype(jnp.int32)
+        dims: tuple[int, ...]
         if table.ndim == 1:
             dims = (num_batch + position,)
         else:

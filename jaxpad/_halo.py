@@ -13,6 +13,7 @@ adds it in.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -150,7 +151,7 @@ def halo_pad(
     return x
 
 
-def _local_pad(x, axis, begin, end, pairs, pad_value):
+def _local_pad(x, axis, begin, end, pairs, pad_value) -> jax.Array:
     """``x`` padded along ``axis`` alone, in that axis's modes (negative crops)."""
     mode = tuple(pair if k == axis else ("constant", "constant") for k, pair in enumerate(pairs))
     return pad(x, _on(axis, begin, x.ndim), _on(axis, end, x.ndim), mode, pad_value)
@@ -170,7 +171,7 @@ def _check_axis_names(axis_names, ndim: int) -> tuple[tuple[str, ...] | None, ..
             f"{_FN}: axis_names must be a sequence with one entry per axis of x (a mesh "
             f"axis name, a tuple of names, or None); got {axis_names!r}."
         )
-    names = []
+    names: list[tuple[str, ...] | None] = []
     for axis, entry in enumerate(axis_names):
         if entry is None:
             names.append(None)
@@ -207,7 +208,7 @@ def _mesh_axis_size(axis: int, names: tuple[str, ...]) -> int:
     return size
 
 
-def _exchange(x, axis, begin, end, pairs, pad_value, names, size):
+def _exchange(x, axis, begin, end, pairs, pad_value, names, size) -> jax.Array:
     """The block grown along ``axis``, which is split over mesh axes ``names``."""
     if size == 1:
         # The block is the whole domain along this axis.
@@ -231,8 +232,8 @@ def _exchange(x, axis, begin, end, pairs, pad_value, names, size):
         return lax.slice_in_dim(x, start, stop, axis=axis)
 
     # The previous block's last elements, the next block's first.
-    before = shift(part(length - begin, length), 1) if begin else None
-    after = shift(part(0, end), -1) if end else None
+    before: Any = shift(part(length - begin, length), 1) if begin else None
+    after: Any = shift(part(0, end), -1) if end else None
     # On the blocks at the domain's edge the mode supplies the halo from the block
     # itself; reflect's mirror of a halo as wide as the block also reaches the
     # neighbour's nearest element, which the opposite halo brings if there is one.

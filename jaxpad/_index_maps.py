@@ -260,6 +260,7 @@ def fold_pieces(mode, n, pads_begin: int, out_size, fill: bool = False) -> list[
             continue
         if not isinstance(n, (int, np.integer)):
             raise SymbolicPadError(side_mode, n, region_start, region_stop)
+        n = int(n)
         p = period(side_mode, n)
         if region_stop - region_start <= p:
             offsets = np.arange(region_start, region_stop)

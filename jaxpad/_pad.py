@@ -137,7 +137,9 @@ def pad(
     )
 
 
-def _crop_first(x, pads_begin, pads_end, interior):
+def _crop_first(
+    x: jax.Array, pads_begin, pads_end, interior
+) -> tuple[jax.Array, tuple[int, ...], tuple[int, ...]]:
     """Crops ``x`` by the negative pads; returns it with the pads that remain."""
     _checks.check_length(_FN, "pads_begin", pads_begin, x.ndim)
     _checks.check_length(_FN, "pads_end", pads_end, x.ndim)

@@ -38,6 +38,7 @@ import functools
 import math
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -594,7 +595,7 @@ def wants_devices(x) -> bool:
     as ``jax.make_mesh`` makes them, reach a ``jit`` without a mesh in context)."""
     if not isinstance(x, jax.core.Tracer):
         return False
-    mesh = jax.sharding.get_abstract_mesh()
+    mesh: Any = jax.sharding.get_abstract_mesh()
     if mesh.empty:
         mesh = getattr(getattr(jax.typeof(x), "sharding", None), "mesh", None)
         if mesh is None or mesh.empty:
@@ -652,7 +653,8 @@ def plan_dynamic_exchange(mode, n, size, bound, devices, center=0) -> DynamicExc
     """The slabs for every offset in ``[center - bound, center + bound]`` (``bound``
     None: none, the axis is gathered)."""
     in_block, out_block = -(-n // devices), -(-size // devices)
-    slabs, base = (), {}
+    slabs: tuple[Slab, ...] = ()
+    base: dict[int, int] = {}
     if bound is not None:
         blocks = []
         for j in range(devices):

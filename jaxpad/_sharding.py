@@ -18,6 +18,7 @@ import contextvars
 import math
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import jax
 from jax import lax
@@ -27,7 +28,7 @@ from jax.sharding import PartitionSpec
 def moved_axes_sharding(aval, out_shape: Sequence[int], sources: Sequence[int | None]):
     """The sharding of an output whose axis ``i`` comes from input axis ``sources[i]``
     (None for a new or stretched axis)."""
-    sharding = getattr(aval, "sharding", None)
+    sharding: Any = getattr(aval, "sharding", None)
     spec = getattr(sharding, "spec", None)
     if spec is None or all(entry is None for entry in spec):
         if sharding is not None and len(out_shape) != aval.ndim:

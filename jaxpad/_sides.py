@@ -276,11 +276,11 @@ def composed_pad(x, values, pads_begin, pads_end, modes: Sides, pad_one_mode):
         begins, ends = [0] * ndim, [0] * ndim
         begins[axis], ends[axis] = lo, hi
         bases = [base_mode(side) for side in modes[axis]]
-        padded = [pad_one_mode(y, begins, ends, base) for base in dict.fromkeys(bases)]
-        if len(padded) == 2:
-            padded = jnp.where(axis_vector(offsets < 0, ndim, axis, bool), padded[0], padded[1])
+        pads = [pad_one_mode(y, begins, ends, base) for base in dict.fromkeys(bases)]
+        if len(pads) == 2:
+            padded = jnp.where(axis_vector(offsets < 0, ndim, axis, bool), pads[0], pads[1])
         else:
-            padded = padded[0]
+            padded = pads[0]
         out = padded * axis_vector(coefficients.sign, ndim, axis, y.dtype)
         for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
             if np.any(coefficient):

@@ -220,10 +220,9 @@ def max_pool(
         fn, x, window, strides, dilation, policy, "max_pool"
     )
     if jnp.issubdtype(x.dtype, jnp.floating):
-        lowest = -np.inf
+        lowest = np.asarray(-np.inf, x.dtype)
     else:
-        lowest = np.iinfo(x.dtype).min
-    lowest = np.asarray(lowest, x.dtype)
+        lowest = np.asarray(np.iinfo(x.dtype).min, x.dtype)
     padded = _pool_input(x, pads, declared, mode, lowest)
     return _window_reduce(padded, lowest, lax.max, window, strides, dilation, out_shape)
 

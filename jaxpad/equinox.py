@@ -144,7 +144,8 @@ class Conv(eqx.nn.Conv):
         )
         self.padding_mode = mode_name
         if policy is not None:
-            self.padding = policy
+            # Equinox types padding as its own forms; these layers hold a policy.
+            self.padding = policy  # type: ignore[assignment]
 
     def __call__(self, x: jax.Array, *, key: jax.Array | None = None) -> jax.Array:
         """Applies the convolution to ``x`` of shape ``(in_channels, *spatial)``."""
@@ -238,7 +239,8 @@ class ConvTranspose(eqx.nn.ConvTranspose):
         )
         self.padding_mode = mode_name
         if policy is not None:
-            self.padding = policy
+            # Equinox types padding as its own forms; these layers hold a policy.
+            self.padding = policy  # type: ignore[assignment]
 
     def _forward_pads(self, fn, sizes):
         """``(lo, hi, a)`` per axis: the forward conv's pads and the output padding."""

@@ -507,7 +507,10 @@ class LinenConv(linen.Conv):
         bias = None
         if self.use_bias:
             bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
-        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        # promote_dtype is typed to return Optional arrays; only bias may be None.
+        inputs, kernel, bias = self.promote_dtype(  # type: ignore[assignment]
+            inputs, kernel, bias, dtype=self.dtype
+        )
         if self.conv_general_dilated_cls is not None:
             conv_general_dilated = self.conv_general_dilated_cls()
         elif self.conv_general_dilated is not None:
@@ -576,7 +579,10 @@ class LinenConvTranspose(linen.ConvTranspose):
         bias = None
         if self.use_bias:
             bias = self.param("bias", self.bias_init, (self.features,), self.param_dtype)
-        inputs, kernel, bias = self.promote_dtype(inputs, kernel, bias, dtype=self.dtype)
+        # promote_dtype is typed to return Optional arrays; only bias may be None.
+        inputs, kernel, bias = self.promote_dtype(  # type: ignore[assignment]
+            inputs, kernel, bias, dtype=self.dtype
+        )
         y = _transpose_step(
             fn,
             inputs,

@@ -14,6 +14,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from jaxpad import _checks
@@ -130,7 +132,7 @@ def onnx(
             return PaddingPolicy("valid", **common)
         remainder = "top_left" if auto_pad == "SAME_LOWER" else "bottom_right"
         return PaddingPolicy("onnx_same", remainder, **common)
-    explicit = 0
+    explicit: int | tuple[tuple[int, int], ...] = 0
     if flat is not None:
         half = len(flat) // 2
         explicit = tuple(zip(flat[:half], flat[half:]))
@@ -200,7 +202,7 @@ def caffe(pad=0, round_mode: str = "ceil") -> PaddingPolicy:
     _checks.check_choice(fn, "round_mode", round_mode, ("ceil", "floor"))
     widths = _symmetric_widths(fn, "pad", pad)
     first = pad if isinstance(widths, int) else tuple(w for w, _ in widths)
-    options = {"ceil_clip": "caffe"} if round_mode == "ceil" else {}
+    options: dict[str, Any] = {"ceil_clip": "caffe"} if round_mode == "ceil" else {}
     return PaddingPolicy(
         "explicit",
         explicit=widths,
