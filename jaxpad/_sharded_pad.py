@@ -26,9 +26,9 @@ each device's program itself:
 
 Axes that are padded but not split are padded on each block by the ordinary lowering.
 Inside ``shard_map`` (every mesh axis manual), on one device, under ``jax.export``,
-with no mesh in context (custom_partitioning needs the devices, see
-``request_devices``) and for per-side modes, nothing changes: the plain lowering,
-which XLA partitions.
+and over a mesh built without devices (custom_partitioning needs the devices, see
+``wants_devices``), nothing changes: the plain lowering, which XLA partitions.
+Per-side modes are composed of one-mode pads by ``_sides.composed_pad``.
 """
 
 from __future__ import annotations
@@ -555,7 +555,7 @@ def partitioned_fold_lowering(local_pad, local_fold):
 # A custom_partitioning op needs the program's devices when it is lowered, and JAX
 # supplies them only to programs whose jaxpr holds one (in any sub-jaxpr). pad_p and
 # fold_p bind theirs inside their lowering, too late to be seen, so the public
-# functions, when traced with a mesh of several devices in context, pass pad_value
+# functions, when traced over a mesh of several devices (``wants_devices``), pass pad_value
 # through ``_marker_p``: an identity whose parameter is a jaxpr holding a
 # custom_partitioning op, which is never lowered (the marker lowers to its operand).
 
@@ -590,9 +590,15 @@ mlir.register_lowering(_marker_p, lambda ctx, value, *, jaxpr: [value])
 
 def wants_devices(x) -> bool:
     """Whether ``x`` is traced in a program over a mesh of several devices, outside
-    ``shard_map``: the programs whose pads plan their exchange. The mesh is the one in
-    context (``jax.set_mesh``) or, with none, the one in ``x``'s type (Explicit axes,
-    as ``jax.make_mesh`` makes them, reach a ``jit`` without a mesh in context)."""
+    ``shard_map``: the programs whose pads plan their exchange.
+
+    The mesh is the one in context (``jax.set_mesh``) or, with none, the one in ``x``'s
+    type (an array committed to a ``NamedSharding``, Auto or Explicit axes, carries
+    it). A mesh built without devices (``jax.sharding.AbstractMesh(...)``, for
+    exporting to devices not at hand) has no ``abstract_device``: such programs are
+    lowered without devices, which a custom_partitioning op cannot be, so they keep
+    the plain lowering.
+    """
     if not isinstance(x, jax.core.Tracer):
         return False
     mesh: Any = jax.sharding.get_abstract_mesh()
@@ -600,7 +606,7 @@ def wants_devices(x) -> bool:
         mesh = getattr(getattr(jax.typeof(x), "sharding", None), "mesh", None)
         if mesh is None or mesh.empty:
             return False
-    if mesh.size == 1:
+    if mesh.size == 1 or getattr(mesh, "abstract_device", None) is None:
         return False
     manual = set(getattr(mesh, "manual_axes", ()) or ())
     return not manual >= set(mesh.axis_names)

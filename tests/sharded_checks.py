@@ -495,14 +495,15 @@ def test_per_side_modes_on_the_issue_case_move_rows_not_the_array(mode):
         assert received_bytes(text) <= bound, (received_bytes(text), bound)
 
 
-# Explicit axes (jax.make_mesh's default): an array sharded over them carries its mesh
-# in its type, so a jit plans the exchange with or without jax.set_mesh.
+# An array committed to a NamedSharding carries its mesh in its type (Auto or Explicit
+# axes), so a jit plans the exchange with or without jax.set_mesh.
 @pytest.mark.parametrize("in_context", [False, True], ids=["no-mesh-in-context", "set_mesh"])
+@pytest.mark.parametrize("kind", AXIS_TYPES)
 @pytest.mark.parametrize(
     "mode", ["reflect", "wrap", (("dirichlet", "symmetric_odd"), "constant")], ids=str
 )
-def test_explicit_axes_move_rows_not_the_array(mode, in_context):
-    mesh = mesh_of("explicit")
+def test_sharded_inputs_plan_the_exchange_with_or_without_a_mesh_in_context(mode, kind, in_context):
+    mesh = mesh_of(kind)
     host = np.random.default_rng(1).random((64, 16)).astype(np.float32)
     x = jax.device_put(host, NamedSharding(mesh, P("x")))
     values = None if isinstance(mode, str) else SIDE_VALUES
@@ -513,7 +514,8 @@ def test_explicit_axes_move_rows_not_the_array(mode, in_context):
     loss = loss_of(f)
     with jax.set_mesh(mesh) if in_context else contextlib.nullcontext():
         out = jax.jit(f)(x)
-        # Without a mesh in context this used to fail: a bare PartitionSpec needs one.
+        # Explicit axes, no mesh in context: this used to fail (a bare PartitionSpec
+        # needs a mesh in context); per-side modes failed under Explicit axes.
         grad = jax.jit(jax.grad(loss))(x)
         forward = jax.jit(loss).lower(x).compile().as_text()
         backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
@@ -528,3 +530,23 @@ def test_explicit_axes_move_rows_not_the_array(mode, in_context):
     for text, factor in ((forward, 1), (backward, 2)):
         assert kinds(text) == expected_kinds, kinds(text)
         assert received_bytes(text) <= factor * (2 * bound + edge_rows), received_bytes(text)
+
+
+@pytest.mark.parametrize("kind", AXIS_TYPES)
+def test_export_for_devices_not_at_hand_takes_the_plain_lowering(kind):
+    # A mesh built without devices (jax.sharding.AbstractMesh) lowers with none, which
+    # a custom_partitioning op cannot: the pad keeps the plain lowering, in context
+    # (use_abstract_mesh) or in the argument's sharding.
+    mesh = jax.sharding.AbstractMesh((8,), ("x",), axis_types=(AXIS_TYPES[kind],))
+    arg = jax.ShapeDtypeStruct((64, 16), np.float32, sharding=NamedSharding(mesh, P("x")))
+
+    def f(x):
+        return jaxpad.pad(x, [3, 0], [3, 0], "reflect")
+
+    for fn in (f, jax.grad(loss_of(f))):
+        with jax.sharding.use_abstract_mesh(mesh):
+            in_context = jax.export.export(jax.jit(fn), platforms=("cpu", "cuda"))(arg)
+        in_argument = jax.export.export(jax.jit(fn), platforms=("cpu", "cuda"))(arg)
+        for exported in (in_context, in_argument):
+            assert "custom_call" not in exported.mlir_module()
+            assert exported.nr_devices == 8
