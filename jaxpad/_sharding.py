@@ -52,6 +52,14 @@ def same_axes_sharding(aval, out_shape: Sequence[int]):
     return moved_axes_sharding(aval, out_shape, range(len(out_shape)))
 
 
+def _explicit_axes(mesh) -> tuple[str, ...]:
+    return tuple(
+        name
+        for name, kind in zip(mesh.axis_names, mesh.axis_types)
+        if kind == jax.sharding.AxisType.Explicit
+    )
+
+
 def _with_auto_axes(lowering, ctx):
     """Runs ``lowering`` with the mesh's Explicit axes switched to Auto.
 
@@ -65,11 +73,7 @@ def _with_auto_axes(lowering, ctx):
     specs = [getattr(getattr(aval, "sharding", None), "spec", None) for aval in ctx.avals_in]
     if mesh is None or not any(spec and any(e is not None for e in spec) for spec in specs):
         return lowering
-    explicit = tuple(
-        name
-        for name, kind in zip(mesh.axis_names, mesh.axis_types)
-        if kind == jax.sharding.AxisType.Explicit
-    )
+    explicit = _explicit_axes(mesh)
     if not explicit:
         return lowering
 
@@ -92,11 +96,7 @@ def in_auto_axes(fn, x, out_shape: Sequence[int]):
     mesh = getattr(sharding, "mesh", None)
     if mesh is None or mesh.empty:
         return fn
-    explicit = tuple(
-        name
-        for name, kind in zip(mesh.axis_names, mesh.axis_types)
-        if kind == jax.sharding.AxisType.Explicit
-    )
+    explicit = _explicit_axes(mesh)
     if not explicit:
         return fn
     out_sharding = same_axes_sharding(jax.typeof(x), out_shape)
