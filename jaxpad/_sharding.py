@@ -7,7 +7,8 @@
 - Lowering: ``is_partitioned`` tells the lowerings to pick their halo-exchanging
   forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto and
   with ``devices_known`` answering whether the program's devices are known (the
-  planned exchange of ``_sharded_pad`` needs them).
+  planned exchange of ``_sharded_pad`` needs them). ``in_auto_axes`` does the same for
+  a composition of pads traced in the public function.
 - ``shard_map``: ``match_varying`` casts operands that vary over different mesh axes.
 """
 
