@@ -338,6 +338,11 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
     are reductions), few combinations, and unpadded trailing axes of at least
     _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long and run
     without branches."""
+    if len(shape) == 1 and _is_static(shape[0]) and shape[0] >= _MIN_UPDATED_ROW:
+        # A long 1-D signal: no unpadded row for the fused loop to run along, and it
+        # measured 1.2-6x the slice plus band updates alone and up to 4x inside
+        # programs (docs/performance.md, "Forms the planner picks", 1-D folds).
+        return False
     if len(pieces) == 1:
         ((axis, axis_pieces),) = pieces.items()
         if _reduces(axis_pieces):
