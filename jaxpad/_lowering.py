@@ -72,11 +72,13 @@ _MAX_BAND_SHARE = 0.25
 _MAX_BAND_SHARE_ONE_AXIS = 1 / 16
 
 # That form places x by an in-place update of a zero buffer instead of lax.pad
-# when the last axis is padded and the output takes at most this many bytes.
-# XLA:CPU's pad kernel tests bounds element by element along a padded last axis
-# (1024x1024 padded by 3: 420 us, where the zero fill and the row-by-row copy take
-# 90 + 115 us); past the caches both are bound by memory and the extra fill costs
-# (docs/performance.md, "Pads inside larger programs": placing x).
+# when the last axis is padded (``_place``) and the output takes at most this many
+# bytes. XLA:CPU's pad kernel tests bounds element by element along a padded last
+# axis (1024x1024 padded by 3: 420 us, where the zero fill and the row-by-row copy
+# take 90 + 115 us); past the caches both are bound by memory and the fill costs a
+# pass: 2048x2048 (x and the output fill the 32 MiB L3 of the machine measured)
+# was slower, 1448x1448 to 1800x1800 faster (docs/performance.md, "Pad then
+# reduction", placing x).
 _MAX_PLACED_BY_UPDATE = 12 << 20
 
 # Edge runs up to this wide, and pads up to this many periods long, are summed by
@@ -100,7 +102,7 @@ _MAX_FOLD_COMBINATIONS = 32
 # (docs/performance.md, "Forms the planner picks", long last axis). The forward
 # places x by an update only from this length on too: rows of 9-64 elements copied
 # in place measured 1.3-5x lax.pad's placement, rows of 130 and more 0.5-0.8x
-# (docs/performance.md, "Pads inside larger programs": placing x).
+# (docs/performance.md, "Pad then reduction", placing x).
 _MIN_UPDATED_ROW = 128
 
 # Dynamic fold: a periodic axis whose output spans at most this many periods reads
