@@ -1,7 +1,7 @@
 """Pads inside larger jitted programs, where XLA fuses them into their consumers.
 
     python -m benchmarks.fused [--quick] [--sizes 64 256] [--workloads stencil5 heat]
-                               [--hlo] [--out fused.json]
+                               [--placements] [--hlo] [--out fused.json]
 
 A 2-D float32 field of each size in ``benchmarks.cases.FUSED_SIZES``, padded on both
 axes and fed to:
@@ -10,6 +10,7 @@ axes and fed to:
 - ``stencil9``: a 9-point (3x3) stencil (pad 1);
 - ``reduction``: the mean over one axis of the padded field (pad 3);
 - ``conv``: tanh of the padded field, then a 3x3 convolution (pad 1);
+- ``alone``: the pad by itself (pad 1; not in the default list);
 - ``several``: three pads of the same shape and widths in one program, each on its
   own input (as a network's layers pad theirs), channels-first
   (``benchmarks.cases.SEVERAL_CASES``); forward and VJP, against jnp.pad and
@@ -22,7 +23,10 @@ axes and fed to:
 Every workload runs with every mode (heat with its own two), forward and the
 gradient of the sum of squares, jaxpad against ``jnp.pad``, all four programs of a
 case interleaved in one process with malloc pinned. ``--hlo`` prints what the
-compiled CPU programs of the first case are made of.
+compiled CPU programs of the first case are made of. ``--placements`` also times,
+forward, the in-place form with ``x`` placed by ``lax.pad`` and by an update of a zero
+buffer, built directly whatever the planner picks (the measurement behind
+``_MAX_PLACED_BY_UPDATE``).
 """
 
 from __future__ import annotations
@@ -51,8 +55,10 @@ from benchmarks.cases import (
     SEVERAL_COUNT,
     heat_steps,
 )
+from jaxpad import _lowering
 
-PADS = {"stencil5": 1, "stencil9": 1, "reduction": 3, "conv": 1}
+PADS = {"stencil5": 1, "stencil9": 1, "reduction": 3, "conv": 1, "alone": 1}
+PLACES = ("pad", "update")
 
 
 def padders(mode):
@@ -67,9 +73,28 @@ def padders(mode):
     return {"jaxpad": ours, "jnp.pad": theirs}
 
 
+def placed(mode, place):
+    """The in-place form (``pad_then_update``) with ``x`` placed by ``place``, built
+    directly whatever the planner would pick."""
+
+    def pad(u, width):
+        begin = (width,) * u.ndim
+        out_shape = tuple(n + 2 * width for n in u.shape)
+        pieces = _lowering.plan_pad(u.shape, out_shape, begin, mode).pieces
+        plan = _lowering.PadPlan("pad_then_update", pieces, place=place)
+        return _lowering.build_pad(plan, u, out_shape, begin, mode)
+
+    return pad
+
+
 def workload(name, pad):
     """The program of ``name`` with the padding function ``pad(u, width)``."""
-    if name == "stencil5":
+    if name == "alone":
+
+        def f(u):
+            return pad(u, 1)
+
+    elif name == "stencil5":
 
         def f(u):
             p = pad(u, 1)
@@ -202,15 +227,20 @@ def describe_hlo(fn, *args):
 
 
 def run_case(programs, u, rounds, calls):
+    """Medians of the forward of every program, and of the gradient of jaxpad's and
+    jnp.pad's (a form built directly differentiates through its lax ops, not
+    through jaxpad's fold)."""
     timed, args = {}, {}
     for name, fn in programs.items():
         timed[(name, "fwd")] = jax.jit(fn)
         args[(name, "fwd")] = (u,)
-        timed[(name, "grad")] = jax.jit(jax.grad(lambda u, fn=fn: (fn(u) ** 2).sum()))
-        args[(name, "grad")] = (u,)
-    np.testing.assert_allclose(
-        timed[("jaxpad", "fwd")](u), timed[("jnp.pad", "fwd")](u), rtol=1e-4, atol=1e-4
-    )
+        if name in ("jaxpad", "jnp.pad"):
+            timed[(name, "grad")] = jax.jit(jax.grad(lambda u, fn=fn: (fn(u) ** 2).sum()))
+            args[(name, "grad")] = (u,)
+    for name in programs:
+        np.testing.assert_allclose(
+            timed[(name, "fwd")](u), timed[("jnp.pad", "fwd")](u), rtol=1e-4, atol=1e-4
+        )
     return interleaved_medians(timed, args, rounds=rounds, warmup=2, calls=calls)
 
 
@@ -222,6 +252,9 @@ def main():
     parser.add_argument("--workloads", nargs="*", default=[*FUSED_WORKLOADS, "heat", "several"])
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--hlo", action="store_true", help="print the compiled programs' ops")
+    parser.add_argument(
+        "--placements", action="store_true", help="also time both placements of x, forward"
+    )
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
     parser.add_argument("--system-malloc", action="store_true")
     args = parser.parse_args()
@@ -231,8 +264,11 @@ def main():
     rounds = args.rounds or (5 if args.quick else 7)
     print(f"# fused: {machine()}, malloc {allocator()}, {load()} at start")
     print(f"# medians of {rounds} interleaved rounds; ratio = jaxpad / jnp.pad")
-    print("| workload | size | mode | jaxpad fwd ms | fwd ratio | jaxpad grad ms | grad ratio |")
-    print("|---|---|---|---|---|---|---|")
+    header = "| workload | size | mode | jaxpad fwd ms | fwd ratio | jaxpad grad ms | grad ratio |"
+    if args.placements:
+        header += " placed by pad, fwd ratio | placed by update, fwd ratio |"
+    print(header)
+    print("|---" * header.count(" | ") + "|---|")
     rows, start = [], time.perf_counter()
     rng = np.random.default_rng(0)
     for name in args.workloads:
@@ -292,6 +328,9 @@ def main():
             u = jnp.asarray(rng.standard_normal((size, size), np.float32))
             for mode in args.modes:
                 programs = {lib: workload(name, pad) for lib, pad in padders(mode).items()}
+                if args.placements and mode != "constant":
+                    for place in PLACES:
+                        programs[f"placed by {place}"] = workload(name, placed(mode, place))
                 if args.hlo:
                     for lib, fn in programs.items():
                         print(f"  {name} {size} {mode} {lib} fwd:", describe_hlo(fn, u))
@@ -305,12 +344,20 @@ def main():
                     grad_ms=1e3 * medians[("jaxpad", "grad")],
                     grad_ratio=medians[("jaxpad", "grad")] / medians[("jnp.pad", "grad")],
                 )
-                rows.append(row)
-                print(
+                line = (
                     f"| {name} | {size} | {mode} | {row['fwd_ms']:.3f} | {row['fwd_ratio']:.2f} "
-                    f"| {row['grad_ms']:.3f} | {row['grad_ratio']:.2f} |",
-                    flush=True,
+                    f"| {row['grad_ms']:.3f} | {row['grad_ratio']:.2f} |"
                 )
+                if args.placements:
+                    for place in PLACES:
+                        key = ("placed by " + place, "fwd")
+                        ratio = (
+                            medians[key] / medians[("jnp.pad", "fwd")] if key in medians else None
+                        )
+                        row[f"fwd_placed_by_{place}_ratio"] = ratio
+                        line += " |" if ratio is None else f" {ratio:.2f} |"
+                rows.append(row)
+                print(line, flush=True)
     print(f"\n# {load()} at the end, {time.perf_counter() - start:.0f} s")
     ratios = [r[k] for r in rows for k in ("fwd_ratio", "grad_ratio") if k in r]
     if ratios:

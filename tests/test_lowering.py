@@ -52,6 +52,53 @@ def test_cpu_thin_pads_are_placed_then_updated(mode):
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_cpu_in_place_form_places_x_by_update_on_a_long_padded_last_axis(mode):
+    # XLA:CPU's pad kernel tests bounds element by element along a padded last
+    # axis: a zero fill plus one in-place copy of x is faster while x and the
+    # output stay in the caches (docs/performance.md, "Pads inside larger programs").
+    def place(shape, begin, end, itemsize=4):
+        out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+        plan = plan_pad(shape, out_shape, begin, mode, CPU, itemsize=itemsize)
+        assert plan.form == "pad_then_update"
+        return plan.place
+
+    assert place((1024, 1024), (3, 3), (3, 3)) == "update"
+    assert place((1024, 1024), (0, 3), (0, 3)) == "update"
+    assert place((1048496,), (1,), (3,)) == "update"
+    # Only leading axes padded: lax.pad copies whole rows.
+    assert place((1024, 1024), (3, 0), (3, 0)) == "pad"
+    # Short rows: the copy goes a few elements at a time.
+    assert place((100_000, 9), (1, 1), (1, 1)) == "pad"
+    # A crop: the slice and the update fuse into one element-by-element loop.
+    assert place((1024, 1024), (1, 1), (1, -2)) == "pad"
+    # Past _MAX_PLACED_BY_UPDATE bytes both are bound by memory; the fill costs.
+    assert place((2048, 2048), (1, 1), (1, 1)) == "pad"
+    assert place((2048, 2048), (1, 1), (1, 1), itemsize=2) == "update"
+    # Symbolic unpadded axes: the size is unknown.
+    b, _ = export.symbolic_shape("b, h")
+    assert place((b, 512, 512), (0, 1, 1), (0, 1, 1)) == "pad"
+    # Constant mode and other forms have nothing to place.
+    assert plan_pad((1024, 1024), (1030, 1030), (3, 3), mode, OTHER).place == "pad"
+
+
+@cpu_only
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_cpu_placed_by_update_compiles_to_no_pad_and_matches_numpy(mode):
+    # Without the barrier XLA rewrites the update of a zero buffer into the pad
+    # kernel the placement avoids.
+    shape, begin, end = (64, 200), (2, 1), (1, 3)
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    assert plan_pad(shape, out_shape, begin, mode, CPU).place == "update"
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    f = jax.jit(lambda x: jaxpad.pad(x, begin, end, mode))
+    entry = f.lower(x).compile().as_text().split("ENTRY")[1]
+    assert " pad(" not in entry and "wrapped_pad" not in entry
+    np.testing.assert_array_equal(f(x), numpy_pad(x, begin, end, mode))
+    batched = jax.jit(jax.vmap(lambda x: jaxpad.pad(x, begin, end, mode)))(np.stack([x, -x]))
+    np.testing.assert_array_equal(batched[1], numpy_pad(-x, begin, end, mode))
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
 def test_cpu_wide_or_periodic_pads_concatenate(mode):
     # Half the axis on each side: bands are most of the output, and the in-place
     # updates run on one thread each: jnp.pad's graph, a concatenate per axis. No
@@ -109,10 +156,11 @@ def test_pad_then_update_equals_the_gather(mode, shape, begin, end):
     out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
     gather = plan_pad(shape, out_shape, begin, mode, OTHER)
     update = _lowering.PadPlan("pad_then_update", gather.pieces)
+    placed = _lowering.PadPlan("pad_then_update", gather.pieces, place="update")
     concat = _lowering.PadPlan("concatenate", gather.pieces)
     expected = _lowering.build_pad(gather, x, out_shape, begin, mode)
     np.testing.assert_array_equal(expected, numpy_pad(np.asarray(x), begin, end, mode))
-    for plan in (update, concat):
+    for plan in (update, placed, concat):
         np.testing.assert_array_equal(
             _lowering.build_pad(plan, x, out_shape, begin, mode), expected
         )
