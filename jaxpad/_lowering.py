@@ -970,8 +970,9 @@ def dynamic_pad_lowering(x, pad_value, pads_begin, *, shape, mode, static_pads, 
 
 def dynamic_fold_lowering(t, pads_begin, *, operand_shape, mode, static_pads, target):
     """Sums each output cotangent back onto its source element: static axes by the
-    static fold, traced ones one axis at a time by gathers (every source reads the
-    few output positions that map onto it). No scatter."""
+    static fold, traced ones one axis at a time, on CPU by windows of the cotangent
+    (``_fold_axis_window``, ``_translate``), elsewhere by gathers (every source
+    reads the few output positions that map onto it). No scatter."""
     num_batch = pads_begin.ndim - 1
     if math.prod(operand_shape) == 0 or t.size == 0:
         return jnp.zeros(operand_shape, t.dtype)
