@@ -356,7 +356,8 @@ WINDOW_CASES = [
 def fold_oracle(ct, pads_begin, x_shape, mode):
     """The VJP of one example: the transpose of numpy.pad's 0/1 matrix of each axis,
     applied axis by axis (the pad is separable)."""
-    out = np.asarray(ct, np.float64)
+    out = np.asarray(ct)
+    out = out.astype(np.complex128 if np.iscomplexobj(out) else np.float64)
     for axis, (n, size, begin) in enumerate(zip(x_shape, ct.shape, pads_begin)):
         matrix, _ = dense_pad_matrix((n,), [int(begin)], [size - n - int(begin)], mode)
         out = np.moveaxis(np.tensordot(matrix.T, np.moveaxis(out, axis, 0), axes=1), 0, axis)
@@ -437,6 +438,28 @@ def test_window_fold_without_a_batch_axis(mode):
     for pads in ([-2, 1, 0], [-3, -2, 0], [40, -77, 0]):
         expected = fold_oracle(ct, pads, x_shape, mode)
         np.testing.assert_allclose(vjp(jnp.array(pads)), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16, jnp.complex64])
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric"])
+def test_window_fold_dtypes(dtype, mode):
+    # Half floats sum in float32 (the plan's accumulate dtype); complex cotangents
+    # fold as float32 ones do, part by part.
+    rng = np.random.default_rng(13)
+    x_shape = shape = (12, 14)
+    ct = rng.normal(size=(3, *shape)) + (
+        1j * rng.normal(size=(3, *shape)) if dtype == jnp.complex64 else 0
+    )
+    ct = ct.astype(dtype)
+    pads = near_pads(rng, x_shape, shape, 3)
+    got = window_vjp(x_shape, shape, mode)(jnp.zeros((3, *x_shape), dtype), pads, jnp.asarray(ct))
+    assert got.dtype == dtype
+    for i in range(3):
+        expected = fold_oracle(np.asarray(ct[i], np.complex128), pads[i], x_shape, mode)
+        tolerance = 2e-2 if dtype in (jnp.bfloat16, jnp.float16) else 1e-5
+        np.testing.assert_allclose(
+            np.asarray(got[i], np.complex128), expected, rtol=tolerance, atol=tolerance
+        )
 
 
 @pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric"])
