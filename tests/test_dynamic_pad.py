@@ -342,7 +342,8 @@ def test_nested_vmap_and_grad_of_vmap():
 CPU = Target("cpu")
 
 # (x.shape of one example, output shape): equal sizes, odd sizes, a crop, a larger
-# output, one axis, three axes; channel axes of 2 and 3 (folded densely).
+# output, one axis, three axes; channel axes of 2 and 3 (folded densely), one of
+# them between two windowed axes.
 WINDOW_CASES = [
     ((16, 16, 3), (16, 16, 3)),
     ((15, 17, 2), (15, 17, 2)),
@@ -350,6 +351,7 @@ WINDOW_CASES = [
     ((10, 9), (16, 13)),
     ((40,), (40,)),
     ((9, 10, 11), (9, 10, 11)),
+    ((16, 3, 17), (14, 3, 19)),
 ]
 
 
