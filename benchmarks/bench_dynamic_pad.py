@@ -1,27 +1,36 @@
 """jaxpad.dynamic_pad with per-example offsets against the static pad and jnp.take.
 
-    python -m benchmarks.bench_dynamic_pad [--rounds 30]
+    python -m benchmarks.bench_dynamic_pad [--rounds 30] [--repeats 3] [--forms]
 
 A batch of 64 images (64, 64, 64, 3) float32 is translated per image by offsets in
 [-8, 8] on the two spatial axes, reflecting, output shape equal to the input's.
 References: (a) the static ``jaxpad.pad`` of the same output shape (one fixed
 offset for the whole batch), (b) the workaround without jaxpad: per-image
 ``jnp.take`` with computed reflect indices under ``vmap``. Forward and VJP, all
-interleaved in one process; medians and ratios.
+interleaved in one process; medians and ratios; ``--repeats`` times the table again
+in the same process.
+
+``--forms`` times the VJP on CPU over other shapes, modes and offset ranges (``FORM_CASES``):
+the planner's fold (the "window" and "translate" forms) against the per-position
+gathers it picked before (the planner's ``_windows`` switched off while tracing)
+and against the static pad's VJP. The script re-executes itself with glibc's malloc
+pinned, as ``benchmarks.run`` does (``--system-malloc`` keeps the defaults).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import jaxpad
-from benchmarks._timing import interleaved_medians, machine
+from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
 from benchmarks.cases import DYNAMIC_PAD_MAX_OFFSET as MAX_OFFSET
 from benchmarks.cases import DYNAMIC_PAD_SHAPE as SHAPE
+from jaxpad import _lowering
 
 
 def reflect_indices(n, offsets):
@@ -89,7 +98,7 @@ def run(rounds):
     print(
         f"\nshape {SHAPE} float32, reflect, offsets in [-{MAX_OFFSET}, {MAX_OFFSET}]; {machine()}"
     )
-    print(f"medians of {rounds} interleaved rounds")
+    print(f"medians of {rounds} interleaved rounds; malloc {allocator()}; {load()}")
     print("| candidate | fwd ms | fwd / (a) | fwd / (b) | VJP ms | VJP / (a) | VJP / (b) |")
     print("|---|---|---|---|---|---|---|")
     rows = []
@@ -105,10 +114,118 @@ def run(rounds):
     return rows
 
 
+# (name, x.shape, output shape, mode, offsets drawn from [lo, hi], traced axes): the
+# benchmark shape and others around it; axis 0 is the batch.
+FORM_CASES = [
+    ("benchmark", (64, 64, 64, 3), (64, 64, 64, 3), "reflect", -8, 8, (1, 2)),
+    ("benchmark, any offset", (64, 64, 64, 3), (64, 64, 64, 3), "reflect", -999, 999, (1, 2)),
+    ("symmetric", (64, 64, 64, 3), (64, 64, 64, 3), "symmetric", -8, 8, (1, 2)),
+    ("edge", (64, 64, 64, 3), (64, 64, 64, 3), "edge", -8, 8, (1, 2)),
+    ("edge, any offset", (64, 64, 64, 3), (64, 64, 64, 3), "edge", -99, 99, (1, 2)),
+    ("constant", (64, 64, 64, 3), (64, 64, 64, 3), "constant", -8, 8, (1, 2)),
+    ("wrap (gathers kept)", (64, 64, 64, 3), (64, 64, 64, 3), "wrap", -8, 8, (1, 2)),
+    ("odd sizes", (64, 63, 65, 3), (64, 63, 65, 3), "reflect", -8, 8, (1, 2)),
+    ("random crop", (64, 40, 40, 3), (64, 32, 32, 3), "reflect", -8, 0, (1, 2)),
+    ("random crop, constant", (64, 40, 40, 3), (64, 32, 32, 3), "constant", -8, 0, (1, 2)),
+    ("larger output", (64, 32, 32, 3), (64, 40, 40, 3), "reflect", 0, 8, (1, 2)),
+    ("1-D", (64, 4096), (64, 4096), "reflect", -512, 512, (1,)),
+    ("3-D", (8, 32, 32, 32), (8, 32, 32, 32), "reflect", -4, 4, (1, 2, 3)),
+    ("batch of 2", (2, 64, 64, 3), (2, 64, 64, 3), "reflect", -8, 8, (1, 2)),
+    ("batch of 512", (512, 32, 32, 3), (512, 32, 32, 3), "reflect", -4, 4, (1, 2)),
+    ("batch of 256, 12 MiB", (256, 64, 64, 3), (256, 64, 64, 3), "reflect", -8, 8, (1, 2)),
+]
+
+
+def _form_candidates(x_shape, shape, mode, lo, hi, traced):
+    """The VJP of the dynamic pad and of the static pad whose offset is near the
+    middle of ``[lo, hi]``, as functions of (offsets, cotangent)."""
+
+    def one(image, offset):
+        pads = [0] * (len(x_shape) - 1)
+        for i, axis in enumerate(traced):
+            pads[axis - 1] = offset[i]
+        return jaxpad.dynamic_pad(image, pads, shape[1:], mode)
+
+    middle = (lo + hi) // 2 + max(1, 3 * (hi - lo) // 16)
+    begin = [middle if axis in traced else 0 for axis in range(len(x_shape))]
+    end = [s - n - b for n, s, b in zip(x_shape, shape, begin)]
+    x = jnp.zeros(x_shape, jnp.float32)
+
+    def dynamic(offsets, ct):
+        return jax.vjp(lambda x: jax.vmap(one)(x, offsets), x)[1](ct)[0]
+
+    def static(offsets, ct):
+        return jax.vjp(lambda x: jaxpad.pad(x, begin, end, mode), x)[1](ct)[0]
+
+    return dynamic, static
+
+
+def _compiled(fn, args, windows=True):
+    """``fn`` jitted and compiled, with the planner's window forms on or off."""
+    planner = _lowering._windows
+    if not windows:
+        _lowering._windows = lambda *args: None
+    try:
+        return jax.jit(lambda *a: fn(*a)).lower(*args).compile()
+    finally:
+        _lowering._windows = planner
+
+
+def run_forms(rounds):
+    rng = np.random.default_rng(0)
+    print(f"\nVJP of dynamic_pad, per-example offsets; {machine()}; malloc {allocator()}")
+    print(f"medians of {rounds} interleaved rounds; {load()} at start")
+    print(
+        "| case | mode | x | offsets | static ms | gathers ms | planner ms | planner / gathers "
+        "| planner / static |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    for name, x_shape, shape, mode, lo, hi, traced in FORM_CASES:
+        dynamic, static = _form_candidates(x_shape, shape, mode, lo, hi, traced)
+        offsets = jnp.asarray(rng.integers(lo, hi + 1, (x_shape[0], len(traced))), jnp.int32)
+        ct = jnp.asarray(rng.normal(size=shape).astype(np.float32))
+        args = (offsets, ct)
+        timed = {
+            "static": _compiled(static, args),
+            "gathers": _compiled(dynamic, args, windows=False),
+            "planner": _compiled(dynamic, args),
+        }
+        np.testing.assert_allclose(
+            timed["planner"](*args), timed["gathers"](*args), rtol=1e-5, atol=1e-4
+        )
+        m = interleaved_medians(timed, {k: args for k in timed}, rounds=rounds)
+        rows.append(dict(name=name, **m))
+        print(
+            f"| {name} | {mode} | {x_shape} | [{lo}, {hi}] | {1e3 * m['static']:.2f} | "
+            f"{1e3 * m['gathers']:.2f} | {1e3 * m['planner']:.2f} | "
+            f"{m['planner'] / m['gathers']:.2f} | {m['planner'] / m['static']:.2f} |",
+            flush=True,
+        )
+    print(f"{load()} at the end")
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=30)
-    run(parser.parse_args().rounds)
+    parser.add_argument("--repeats", type=int, default=1, help="time the table this many times")
+    parser.add_argument(
+        "--forms", action="store_true", help="the planner's fold against the gathers"
+    )
+    parser.add_argument(
+        "--system-malloc",
+        action="store_true",
+        help="keep glibc's default malloc settings (see benchmarks/_timing.py)",
+    )
+    args = parser.parse_args()
+    if not args.system_malloc:
+        pin_allocator(sys.argv)
+    if args.forms:
+        run_forms(args.rounds)
+        return
+    for _ in range(args.repeats):
+        run(args.rounds)
 
 
 if __name__ == "__main__":

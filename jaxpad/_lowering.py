@@ -110,6 +110,13 @@ _MIN_UPDATED_ROW = 128
 # period by period (docs/performance.md, "dynamic_pad").
 _MAX_CANDIDATE_PERIODS = 2
 
+# Dynamic fold on CPU, "window" form: the fast branch covers traced pads up to this
+# share of the axis (at least 1) beyond the range where the output and the axis
+# overlap without a boundary; wider pads take the same form over every pad under a
+# conditional. The bands it reads grow with the reach (docs/performance.md,
+# "dynamic_pad": reach n/8 against n/4 and the full range).
+_WINDOW_REACH_SHARE = 1 / 8
+
 # Dynamic fold: axes with at most this many (source, output position) pairs are
 # folded densely by masks (docs/performance.md, "dynamic_pad": without it 8x).
 _MAX_DENSE_FOLD = 64
@@ -185,15 +192,22 @@ class FoldPlan:
 class AxisFold:
     """The dynamic fold of one axis with traced pads: ``form`` is ``"dense"`` (masks
     over every pair), ``"sum"`` (an axis of one element), ``"constant"``, ``"edge"``,
-    ``"candidates"`` (a few reads per source) or ``"periods"`` (summed period by
-    period, then folded as the static period piece). ``guarded``: skipped at run
-    time when every pad is 0; ``barrier``: materialised before the next axis."""
+    ``"candidates"`` (a few reads per source), ``"periods"`` (summed period by
+    period, then folded as the static period piece) or ``"window"`` (the static
+    fold's pieces for a pad of ``window = (lo, hi)``, each read as a window of the
+    cotangent at the traced offset: exact for pads equivalent to one in
+    ``[lo, hi]``; others take ``full_window``, which holds every pad, under a
+    conditional) or ``"translate"`` (constant mode's window: all such axes in one
+    gather). ``guarded``: skipped at run time when every pad is 0; ``barrier``:
+    materialised before the next axis."""
 
     d: int
     axis: int
     form: str
     guarded: bool = False
     barrier: bool = False
+    window: tuple[int, int] | None = None
+    full_window: tuple[int, int] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -452,6 +466,8 @@ def plan_dynamic_fold(operand_shape, t_shape, static_pads, num_batch, mode, dtyp
             form = "sum"
         elif folds_densely(n, size):
             form = "dense"
+        elif (windows := _windows(axis_mode, n, size, target)) is not None:
+            form = "translate" if axis_mode == "constant" else "window"
         elif axis_mode in ("constant", "edge"):
             form = axis_mode
         elif -(-size // period(axis_mode, n)) <= _MAX_CANDIDATE_PERIODS:
@@ -466,8 +482,42 @@ def plan_dynamic_fold(operand_shape, t_shape, static_pads, num_batch, mode, dtyp
         # for each of that axis's reads; materialising is cheaper
         # (docs/performance.md, "dynamic_pad").
         barrier = not guarded and position + 1 < len(dynamic)
-        plans.append(AxisFold(d, axis, form, guarded, barrier))
+        window, full = windows if form == "window" else (None, None)
+        plans.append(AxisFold(d, axis, form, guarded, barrier, window, full))
     return DynamicFoldPlan(static, tuple(plans), accumulate)
+
+
+def _windows(mode, n, size, target):
+    """``(window, full_window)`` of the "window" form of one axis, or None where the
+    planner keeps the gathers: off CPU, on symbolic sizes, in wrap mode (one read
+    per source already: the gathers measured faster), and where a window's static
+    fold has a period piece (outputs spanning periods). Constant mode has one piece
+    (``"translate"``), whose window holds every pad."""
+    if target.platform != "cpu" or target.partitioned or mode == "wrap":
+        return None
+    if not (_is_static(n) and _is_static(size)) or n == 0:
+        return None
+    if mode == "constant":
+        return (-n, size), (-n, size)
+    # Pads in [min(0, size - n), max(0, size - n)] place the output inside the axis
+    # or the axis inside the output; the reach extends that range on both sides.
+    reach = max(1, math.ceil(n * _WINDOW_REACH_SHARE))
+    window = (min(0, size - n) - reach, max(0, size - n) + reach)
+    if mode == "edge":
+        # Normalized edge pads lie in [-n, size].
+        full = (min(window[0], -n), max(window[1], size))
+    else:
+        p = period(mode, n)
+        width = window[1] - window[0] + 1
+        if width >= p:
+            window = full = (window[0], window[0] + p - 1)
+        else:
+            lo = window[0] - (p - width) // 2
+            full = (lo, lo + p - 1)
+    for lo, hi in {window, full}:
+        if any(piece.kind == "period" for piece in fold_pieces(mode, n, hi, size + hi - lo)):
+            return None
+    return window, full
 
 
 # Registration ---------------------------------------------------------------------
@@ -978,8 +1028,9 @@ def dynamic_pad_lowering(x, pad_value, pads_begin, *, shape, mode, static_pads, 
 
 def dynamic_fold_lowering(t, pads_begin, *, operand_shape, mode, static_pads, target):
     """Sums each output cotangent back onto its source element: static axes by the
-    static fold, traced ones one axis at a time by gathers (every source reads the
-    few output positions that map onto it). No scatter."""
+    static fold, traced ones one axis at a time, on CPU by windows of the cotangent
+    (``_fold_axis_window``, ``_translate``), elsewhere by gathers (every source
+    reads the few output positions that map onto it). No scatter."""
     num_batch = pads_begin.ndim - 1
     if math.prod(operand_shape) == 0 or t.size == 0:
         return jnp.zeros(operand_shape, t.dtype)
@@ -997,7 +1048,12 @@ def dynamic_fold_lowering(t, pads_begin, *, operand_shape, mode, static_pads, ta
         t = lax.pad(t, np.zeros((), t.dtype), config)
     elif plan.static is not None:
         t = build_fold(plan.static, t, operand_shape)
+    translated = [axis_plan for axis_plan in plan.axes if axis_plan.form == "translate"]
     for axis_plan in plan.axes:
+        if axis_plan.form == "translate":
+            if axis_plan is translated[0]:
+                t = _translate(t, pads_begin, translated, operand_shape, num_batch)
+            continue
         n = operand_shape[axis_plan.axis]
         pads = normalized_pads(pads_begin[..., axis_plan.d], mode, n, t.shape[axis_plan.axis])
         fold = partial(_fold_axis, plan=axis_plan, n=n, mode=mode, num_batch=num_batch)
@@ -1018,6 +1074,8 @@ def _fold_axis(t, pads, *, plan: AxisFold, n, mode, num_batch):
     mode = effective_mode(mode, n)
     if plan.form == "sum":
         return t.sum(axis=axis, keepdims=True)
+    if plan.form == "window":
+        return _fold_axis_window(t, pads, plan, n, mode, num_batch)
     pads = pads[..., None]
     if plan.form == "dense":
         return _fold_axis_dense(t, axis, pads, n, mode, num_batch)
@@ -1076,6 +1134,120 @@ def _fold_axis(t, pads, *, plan: AxisFold, n, mode, num_batch):
     split = t.shape[:axis] + (length // p, p) + t.shape[axis + 1 :]
     phases = part.reshape(split).sum(axis=axis)
     return fold_one_period(phases, period_pieces(mode, n), n, axis)
+
+
+def _fold_axis_window(t, pads, plan: AxisFold, n, mode, num_batch):
+    """The "window" form: the fold of the static pad by ``hi`` before to the length
+    ``size + hi - lo``, whose pieces read the cotangent through windows at the
+    traced offset.
+
+    With ``pads`` equivalent to a pad ``p`` in ``[lo, hi]``, the output is the window
+    at ``hi - p`` of that static pad: its transpose places the cotangent at offset
+    ``p - hi`` in a zero array as long as the static pad, and folds it statically.
+    Each piece of that fold reads a range of the placed array, that is a window of
+    the cotangent (one dynamic slice per example, zeros past its ends). The pieces
+    land on boxes of the axis, concatenated: each position evaluates only its own
+    box, and the windows are contiguous copies (docs/performance.md, "dynamic_pad").
+    """
+    fold = partial(_window_fold, axis=plan.axis, n=n, mode=mode, num_batch=num_batch)
+    if plan.window == plan.full_window:
+        return fold(t, pads, window=plan.window)
+    inside = _in_window(pads, plan.window, mode, n)
+    # The wide branch has the same form, so both branches give the result in the
+    # same layout (a gather branch would make XLA transpose the fast one's).
+    return lax.cond(
+        jnp.all(inside),
+        partial(fold, window=plan.window),
+        partial(fold, window=plan.full_window),
+        t,
+        pads,
+    )
+
+
+def _in_window(pads, window, mode, n):
+    lo, hi = window
+    if mode in ("constant", "edge"):
+        return (pads >= lo) & (pads <= hi)
+    return _window_shift(pads, window, mode, n) <= hi
+
+
+def _window_shift(pads, window, mode, n):
+    """The pad equivalent to the normalized ``pads`` that lies in ``window`` when one
+    does (periodic modes: the representative from ``window[0]`` on)."""
+    if mode in ("constant", "edge"):
+        return pads
+    return window[0] + jnp.remainder(pads - window[0], period(mode, n))
+
+
+def _window_fold(t, pads, *, window, axis, n, mode, num_batch):
+    lo, hi = window
+    size = t.shape[axis]
+    shift = _window_shift(pads, window, mode, n)
+    pieces = fold_pieces(mode, n, hi, size + hi - lo)
+
+    def read(start, length):
+        """Positions ``[start, start + length)`` of the placed cotangent: the
+        cotangent's window from ``start + shift - hi``, zero outside it."""
+        first, last = start - hi + lo, start  # the window's first position, over the shifts
+        below, above = max(0, -first), max(0, last + length - size)
+        config = [(0, 0, 0)] * t.ndim
+        config[axis] = (below, above, 0)
+        padded = lax.pad(t, np.zeros((), t.dtype), config) if below or above else t
+        starts = {axis: shift + (start - hi + below)}
+        return _batched_window(padded, starts, {axis: length}, num_batch)
+
+    cuts = sorted({0, n} | {p.src_start for p in pieces} | {p.src_stop for p in pieces})
+    boxes = []
+    for begin, end in zip(cuts[:-1], cuts[1:]):
+        if end <= begin:
+            continue
+        box_shape = t.shape[:axis] + (end - begin,) + t.shape[axis + 1 :]
+        total = None
+        for piece in pieces:
+            if not (piece.src_start <= begin and end <= piece.src_stop):
+                continue
+            if piece.kind == "sum":
+                term = read(piece.start, piece.stop - piece.start).sum(axis=axis, keepdims=True)
+            elif piece.kind == "copy":
+                term = read(piece.start + begin - piece.src_start, end - begin)
+            else:  # "reverse"
+                term = lax.rev(read(piece.start + piece.src_stop - end, end - begin), (axis,))
+            total = term if total is None else total + term
+        boxes.append(jnp.zeros(box_shape, t.dtype) if total is None else total)
+    return lax.concatenate(boxes, axis) if len(boxes) > 1 else boxes[0]
+
+
+def _translate(t, pads_begin, plans, operand_shape, num_batch):
+    """Constant mode's fold of every "translate" axis at once: source ``j`` takes
+    position ``j + pad``, zero outside the cotangent; one window of the cotangent
+    padded by ``n`` zeros on each side of each axis (a pad fused into the gather)."""
+    config = [(0, 0, 0)] * t.ndim
+    starts, lengths = {}, {}
+    for plan in plans:
+        n = operand_shape[plan.axis]
+        config[plan.axis] = (n, n, 0)
+        pads = normalized_pads(pads_begin[..., plan.d], "constant", n, t.shape[plan.axis])
+        starts[plan.axis] = pads + n
+        lengths[plan.axis] = n
+    return _batched_window(lax.pad(t, np.zeros((), t.dtype), config), starts, lengths, num_batch)
+
+
+def _batched_window(t, starts, lengths, num_batch):
+    """For each example ``b``, ``t[b.., starts[a][b..]:starts[a][b..] + lengths[a]]``
+    along each axis ``a`` of ``starts``: one gather whose slices are whole windows
+    (every start in bounds)."""
+    axes = sorted(starts)
+    batch = tuple(range(num_batch))
+    slice_sizes = tuple(1 if a < num_batch else lengths.get(a, t.shape[a]) for a in range(t.ndim))
+    dimension_numbers = lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(num_batch, t.ndim)),
+        collapsed_slice_dims=(),
+        start_index_map=tuple(axes),
+        operand_batching_dims=batch,
+        start_indices_batching_dims=batch,
+    )
+    indices = jnp.stack([starts[a].astype(jnp.int32) for a in axes], axis=-1)
+    return lax.gather(t, indices, dimension_numbers, slice_sizes, mode=lax.GatherScatterMode.CLIP)
 
 
 def _fold_axis_dense(t, axis, pads, n, mode, num_batch):

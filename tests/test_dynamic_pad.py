@@ -11,6 +11,8 @@ import pytest
 from jax.test_util import check_grads
 
 import jaxpad
+from jaxpad import _index_maps, _lowering
+from jaxpad._lowering import Target, plan_dynamic_fold
 from tests.cases import DTYPES, MODES
 from tests.oracles import dense_pad_matrix, numpy_pad
 
@@ -329,6 +331,167 @@ def test_nested_vmap_and_grad_of_vmap():
         ex, ev = jax.grad(loop, argnums=(0, 1))(x[i], values[i])
         np.testing.assert_allclose(gx[i], ex, rtol=1e-5)
         np.testing.assert_allclose(gv[i], ev, rtol=1e-5)
+
+
+# The fold's forms on CPU: windows of the cotangent ------------------------------------
+# With traced pads near the range where the output and the axis overlap without a
+# boundary, each axis folds as the static fold of a pad by that range, every piece a
+# window of the cotangent at the traced offset; other pads take the same form over
+# every pad under a conditional (jaxpad/_lowering.py, _fold_axis_window).
+
+CPU = Target("cpu")
+
+# (x.shape of one example, output shape): equal sizes, odd sizes, a crop, a larger
+# output, one axis, three axes; channel axes of 2 and 3 (folded densely), one of
+# them between two windowed axes.
+WINDOW_CASES = [
+    ((16, 16, 3), (16, 16, 3)),
+    ((15, 17, 2), (15, 17, 2)),
+    ((20, 12), (14, 12)),
+    ((10, 9), (16, 13)),
+    ((40,), (40,)),
+    ((9, 10, 11), (9, 10, 11)),
+    ((16, 3, 17), (14, 3, 19)),
+]
+
+
+def fold_oracle(ct, pads_begin, x_shape, mode):
+    """The VJP of one example: the transpose of numpy.pad's 0/1 matrix of each axis,
+    applied axis by axis (the pad is separable)."""
+    out = np.asarray(ct)
+    out = out.astype(np.complex128 if np.iscomplexobj(out) else np.float64)
+    for axis, (n, size, begin) in enumerate(zip(x_shape, ct.shape, pads_begin)):
+        matrix, _ = dense_pad_matrix((n,), [int(begin)], [size - n - int(begin)], mode)
+        out = np.moveaxis(np.tensordot(matrix.T, np.moveaxis(out, axis, 0), axes=1), 0, axis)
+    return out
+
+
+def near_pads(rng, x_shape, shape, batch):
+    """Pads inside each axis's fast window: within its reach of [min(0, s - n),
+    max(0, s - n)]."""
+    columns = []
+    for n, size in zip(x_shape, shape):
+        reach = max(1, -(-n // 8))
+        columns.append(rng.integers(min(0, size - n) - reach, max(0, size - n) + reach + 1, batch))
+    return np.stack(columns, axis=1).astype(np.int32)
+
+
+def window_vjp(x_shape, shape, mode):
+    def one(x, pads, ct):
+        return jax.vjp(lambda x: jaxpad.dynamic_pad(x, pads, shape, mode), x)[1](ct)[0]
+
+    return jax.jit(jax.vmap(one))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("x_shape,shape", WINDOW_CASES)
+def test_window_fold_plans(mode, x_shape, shape):
+    plan = plan_dynamic_fold(
+        (4, *x_shape), (4, *shape), (None,) * len(x_shape), 1, mode, np.float32, CPU
+    )
+    expected = {"constant": "translate", "wrap": "candidates"}.get(mode, "window")
+    # A channel axis of 2 or 3 is still folded densely.
+    dense = [_lowering.folds_densely(n, s) for n, s in zip(x_shape, shape)]
+    assert sorted(a.form for a in plan.axes) == sorted("dense" if d else expected for d in dense)
+    if expected == "window":
+        for a in plan.axes:
+            if a.form == "dense":
+                continue
+            n, size = x_shape[a.d], shape[a.d]
+            reach = max(1, -(-n // 8))
+            assert a.window == (min(0, size - n) - reach, max(0, size - n) + reach)
+            lo, hi = a.full_window
+            assert lo <= a.window[0] and a.window[1] <= hi
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("x_shape,shape", WINDOW_CASES)
+def test_window_fold_is_the_transpose_of_numpy_pad(mode, x_shape, shape):
+    # Per-example pads: a batch inside the fast windows, then one with a pad far
+    # outside them (the wide branch), then pads of any size.
+    rng = np.random.default_rng(11)
+    batch = 5
+    x = np.zeros((batch, *x_shape), np.float32)
+    ct = rng.normal(size=(batch, *shape)).astype(np.float32)
+    near = near_pads(rng, x_shape, shape, batch)
+    far = near.copy()
+    far[2, 0] = 3 * max(x_shape) + 5
+    anywhere = np.stack([random_begin(rng, x_shape, shape) for _ in range(batch)])
+    vjp = window_vjp(x_shape, shape, mode)
+    for pads in (near, far, anywhere, -anywhere):
+        got = vjp(x, pads, ct)
+        for i in range(batch):
+            expected = fold_oracle(ct[i], pads[i], x_shape, mode)
+            np.testing.assert_allclose(got[i], expected, rtol=1e-5, atol=1e-5, err_msg=str(pads[i]))
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric"])
+def test_window_fold_without_a_batch_axis(mode):
+    # Traced pads shared by the whole array: the windows' gathers have no batch axis.
+    rng = np.random.default_rng(12)
+    x_shape, shape = (18, 13, 2), (15, 13, 2)
+    ct = rng.normal(size=shape).astype(np.float32)
+
+    @jax.jit
+    def vjp(pads):
+        fn = lambda x: jaxpad.dynamic_pad(x, pads, shape, mode)  # noqa: E731
+        return jax.vjp(fn, jnp.zeros(x_shape))[1](ct)[0]
+
+    for pads in ([-2, 1, 0], [-3, -2, 0], [40, -77, 0]):
+        expected = fold_oracle(ct, pads, x_shape, mode)
+        np.testing.assert_allclose(vjp(jnp.array(pads)), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16, jnp.complex64])
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric"])
+def test_window_fold_dtypes(dtype, mode):
+    # Half floats sum in float32 (the plan's accumulate dtype); complex cotangents
+    # fold as float32 ones do, part by part.
+    rng = np.random.default_rng(13)
+    x_shape = shape = (12, 14)
+    ct = rng.normal(size=(3, *shape)) + (
+        1j * rng.normal(size=(3, *shape)) if dtype == jnp.complex64 else 0
+    )
+    ct = ct.astype(dtype)
+    pads = near_pads(rng, x_shape, shape, 3)
+    got = window_vjp(x_shape, shape, mode)(jnp.zeros((3, *x_shape), dtype), pads, jnp.asarray(ct))
+    assert got.dtype == dtype
+    for i in range(3):
+        expected = fold_oracle(np.asarray(ct[i], np.complex128), pads[i], x_shape, mode)
+        tolerance = 2e-2 if dtype in (jnp.bfloat16, jnp.float16) else 1e-5
+        np.testing.assert_allclose(
+            np.asarray(got[i], np.complex128), expected, rtol=tolerance, atol=tolerance
+        )
+
+
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric"])
+def test_fast_window_holds_exactly_the_pads_near_the_range(mode):
+    # n = 64 as in the benchmark: the fast branch takes pads within 8 of 0 (modulo
+    # the period); the full window takes every normalized pad.
+    n = size = 64
+    plan = plan_dynamic_fold((n,), (size,), (None,), 0, mode, np.float32, CPU).axes[0]
+    assert plan.window == (-8, 8)
+    pads = np.arange(-3 * n, 3 * n + 1)
+    normalized = _lowering.normalized_pads(jnp.asarray(pads), mode, n, size)
+    inside = np.asarray(_lowering._in_window(normalized, plan.window, mode, n))
+    if mode == "edge":
+        expected = np.abs(pads) <= 8
+    else:
+        p = _index_maps.period(mode, n)
+        expected = np.minimum(pads % p, -pads % p) <= 8
+    np.testing.assert_array_equal(inside, expected)
+    assert np.asarray(_lowering._in_window(normalized, plan.full_window, mode, n)).all()
+
+
+def test_window_form_is_cpu_only_and_needs_no_period_piece():
+    # Other platforms keep the gathers; outputs spanning periods the phase sums.
+    shape = (4, 64, 64, 3)
+    other = plan_dynamic_fold(shape, shape, (None, None, 0), 1, "reflect", np.float32, Target(None))
+    assert [a.form for a in other.axes] == ["candidates", "candidates"]
+    long = plan_dynamic_fold((20,), (100,), (None,), 0, "reflect", np.float32, CPU)
+    assert [a.form for a in long.axes] == ["periods"]
+    edge = plan_dynamic_fold((20,), (100,), (None,), 0, "edge", np.float32, CPU)
+    assert [(a.form, a.full_window) for a in edge.axes] == [("window", (-20, 100))]
 
 
 # Export and dtypes -------------------------------------------------------------------
