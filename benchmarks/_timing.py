@@ -17,6 +17,7 @@ are counted either way.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import resource
@@ -56,6 +57,20 @@ def pin_allocator(argv: list[str]) -> None:
     spec = getattr(sys.modules.get("__main__"), "__spec__", None)
     command = ["-m", spec.name, *argv[1:]] if spec is not None else argv
     os.execve(sys.executable, [sys.executable, *command], {**os.environ, **PINNED_MALLOC})
+
+
+def parse_args_pinned(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """``parser``'s arguments, with ``--system-malloc`` added; unless it is given, the
+    process first re-executes itself with malloc pinned (``pin_allocator``)."""
+    parser.add_argument(
+        "--system-malloc",
+        action="store_true",
+        help="keep glibc's default malloc settings (see benchmarks/_timing.py)",
+    )
+    args = parser.parse_args()
+    if not args.system_malloc:
+        pin_allocator(sys.argv)
+    return args
 
 
 def load() -> str:

@@ -20,14 +20,13 @@ pinned, as ``benchmarks.run`` does (``--system-malloc`` keeps the defaults).
 from __future__ import annotations
 
 import argparse
-import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
 from benchmarks.cases import DYNAMIC_PAD_MAX_OFFSET as MAX_OFFSET
 from benchmarks.cases import DYNAMIC_PAD_SHAPE as SHAPE
 from jaxpad import _lowering
@@ -213,14 +212,7 @@ def main():
     parser.add_argument(
         "--forms", action="store_true", help="the planner's fold against the gathers"
     )
-    parser.add_argument(
-        "--system-malloc",
-        action="store_true",
-        help="keep glibc's default malloc settings (see benchmarks/_timing.py)",
-    )
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     if args.forms:
         run_forms(args.rounds)
         return

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import sys
 
 import equinox as eqx
 import jax
@@ -28,7 +27,7 @@ from flax import nnx
 
 import jaxpad.equinox
 import jaxpad.flax
-from benchmarks._timing import allocator, interleaved_medians, machine, pin_allocator
+from benchmarks._timing import allocator, interleaved_medians, machine, parse_args_pinned
 
 LEARNING_RATE = 1e-3
 
@@ -169,10 +168,7 @@ def main():
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--size", type=int, default=64)
     parser.add_argument("--width", type=int, default=16)
-    parser.add_argument("--system-malloc", action="store_true", help="glibc's default malloc")
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     rng = np.random.default_rng(0)
     shape = (args.batch, args.size, args.size, 3)
     x = jnp.asarray(rng.normal(size=shape), jnp.float32)

@@ -10,9 +10,8 @@ constant-mode lax.pad (forward) and against the constant-mode VJP (a slice).
 from __future__ import annotations
 
 import argparse
-import sys
 
-from benchmarks._timing import allocator, machine, pin_allocator
+from benchmarks._timing import allocator, machine, parse_args_pinned
 from benchmarks.run import pad_rows
 
 
@@ -22,10 +21,7 @@ def main():
     parser.add_argument("--shape", default="16,64,64,64")
     parser.add_argument("--axes", default="1,2")
     parser.add_argument("--pad", type=int, default=3)
-    parser.add_argument("--system-malloc", action="store_true", help="glibc's default malloc")
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     shape = tuple(int(s) for s in args.shape.split(","))
     axes = tuple(int(a) for a in args.axes.split(","))
     rows = pad_rows(shape, axes, args.pad, args.rounds, calls=5)

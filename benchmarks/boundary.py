@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -37,7 +36,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_stats, load, machine, pin_allocator
+from benchmarks._timing import allocator, interleaved_stats, load, machine, parse_args_pinned
 from benchmarks.cases import (
     BOUNDARY_CASES,
     BOUNDARY_SIZES,
@@ -207,10 +206,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--calls", type=int, default=5)
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
-    parser.add_argument("--system-malloc", action="store_true")
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     sizes = args.sizes or (BOUNDARY_SIZES_QUICK if args.quick else BOUNDARY_SIZES)
     rounds = args.rounds or (5 if args.quick else 15)
     print(f"# boundary: {machine()}, malloc {allocator()}, {load()} at start")

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -43,7 +42,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
 from benchmarks.cases import (
     FUSED_SIZES,
     FUSED_SIZES_QUICK,
@@ -256,10 +255,7 @@ def main():
         "--placements", action="store_true", help="also time both placements of x, forward"
     )
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
-    parser.add_argument("--system-malloc", action="store_true")
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     sizes = args.sizes or (FUSED_SIZES_QUICK if args.quick else FUSED_SIZES)
     rounds = args.rounds or (5 if args.quick else 7)
     print(f"# fused: {machine()}, malloc {allocator()}, {load()} at start")

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -46,7 +45,7 @@ from benchmarks._timing import (
     interleaved_stats,
     load,
     machine,
-    pin_allocator,
+    parse_args_pinned,
 )
 from benchmarks.cases import MODES
 
@@ -426,14 +425,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
     parser.add_argument("--plot", default=None, help="write the plot (PNG) here")
-    parser.add_argument(
-        "--system-malloc",
-        action="store_true",
-        help="keep glibc's default malloc settings (see benchmarks/_timing.py)",
-    )
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     quick = args.quick
     rounds = args.rounds or (5 if quick else 20)
     calls = 2 if quick else 5

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, pin_allocator
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
 from benchmarks.cases import SWEEP_COUNT, SWEEP_COUNT_QUICK, SWEEP_SEED, sweep_configs
 from jaxpad import _lowering
 
@@ -159,11 +158,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--only", type=int, nargs="*", help="configuration indices to run")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
-    parser.add_argument("--system-malloc", action="store_true")
     parser.add_argument("--forms", action="store_true", help="time every form directly")
-    args = parser.parse_args()
-    if not args.system_malloc:
-        pin_allocator(sys.argv)
+    args = parse_args_pinned(parser)
     configs = sweep_configs(SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED)
     indices = args.only if args.only else range(len(configs))
     rounds = args.rounds or (5 if args.quick else 7)
