@@ -38,7 +38,7 @@ GENERATOR_STEP = (8, 64, 32, 6)
 GENERATOR_STEP_QUICK = (2, 32, 16, 2)
 
 # benchmarks.fused: the consumers a pad feeds, the field sizes, the heat equation.
-FUSED_WORKLOADS = ("stencil5", "stencil9", "reduction", "conv")
+FUSED_WORKLOADS = ("stencil5", "stencil9", "reduction", "elementwise", "conv")
 FUSED_SIZES = (64, 256, 1024, 2048)
 FUSED_SIZES_QUICK = (64, 512)
 HEAT_SIZES = (64, 256, 1024)

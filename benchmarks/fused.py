@@ -1,7 +1,7 @@
 """Pads inside larger jitted programs, where XLA fuses them into their consumers.
 
     python -m benchmarks.fused [--quick] [--sizes 64 256] [--workloads stencil5 heat]
-                               [--placements] [--hlo] [--out fused.json]
+                               [--hlo] [--out fused.json]
 
 A 2-D float32 field of each size in ``benchmarks.cases.FUSED_SIZES``, padded on both
 axes and fed to:
@@ -9,6 +9,7 @@ axes and fed to:
 - ``stencil5``: the 5-point Laplacian (pad 1);
 - ``stencil9``: a 9-point (3x3) stencil (pad 1);
 - ``reduction``: the mean over one axis of the padded field (pad 3);
+- ``elementwise``: tanh of the padded field, times 2, returned (pad 1);
 - ``conv``: tanh of the padded field, then a 3x3 convolution (pad 1);
 - ``alone``: the pad by itself (pad 1; not in the default list);
 - ``several``: three pads of the same shape and widths in one program, each on its
@@ -23,10 +24,7 @@ axes and fed to:
 Every workload runs with every mode (heat with its own two), forward and the
 gradient of the sum of squares, jaxpad against ``jnp.pad``, all four programs of a
 case interleaved in one process with malloc pinned. ``--hlo`` prints what the
-compiled CPU programs of the first case are made of. ``--placements`` also times,
-forward, the in-place form with ``x`` placed by ``lax.pad`` and by an update of a zero
-buffer, built directly whatever the planner picks (the measurement behind
-``_MAX_PLACED_BY_UPDATE``).
+compiled CPU programs of the first case are made of.
 """
 
 from __future__ import annotations
@@ -54,10 +52,8 @@ from benchmarks.cases import (
     SEVERAL_COUNT,
     heat_steps,
 )
-from jaxpad import _lowering
 
-PADS = {"stencil5": 1, "stencil9": 1, "reduction": 3, "conv": 1, "alone": 1}
-PLACES = ("pad", "update")
+PADS = {"stencil5": 1, "stencil9": 1, "reduction": 3, "elementwise": 1, "conv": 1, "alone": 1}
 
 
 def padders(mode):
@@ -70,20 +66,6 @@ def padders(mode):
         return jnp.pad(u, width, mode=mode)
 
     return {"jaxpad": ours, "jnp.pad": theirs}
-
-
-def placed(mode, place):
-    """The in-place form (``pad_then_update``) with ``x`` placed by ``place``, built
-    directly whatever the planner would pick."""
-
-    def pad(u, width):
-        begin = (width,) * u.ndim
-        out_shape = tuple(n + 2 * width for n in u.shape)
-        pieces = _lowering.plan_pad(u.shape, out_shape, begin, mode).pieces
-        plan = _lowering.PadPlan("pad_then_update", pieces, place=place)
-        return _lowering.build_pad(plan, u, out_shape, begin, mode)
-
-    return pad
 
 
 def workload(name, pad):
@@ -111,6 +93,11 @@ def workload(name, pad):
 
         def f(u):
             return pad(u, 3).mean(axis=1)
+
+    elif name == "elementwise":
+
+        def f(u):
+            return jnp.tanh(pad(u, 1)) * 2
 
     elif name == "conv":
         kernel = jnp.asarray(
@@ -251,9 +238,6 @@ def main():
     parser.add_argument("--workloads", nargs="*", default=[*FUSED_WORKLOADS, "heat", "several"])
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--hlo", action="store_true", help="print the compiled programs' ops")
-    parser.add_argument(
-        "--placements", action="store_true", help="also time both placements of x, forward"
-    )
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
     args = parse_args_pinned(parser)
     sizes = args.sizes or (FUSED_SIZES_QUICK if args.quick else FUSED_SIZES)
@@ -261,8 +245,6 @@ def main():
     print(f"# fused: {machine()}, malloc {allocator()}, {load()} at start")
     print(f"# medians of {rounds} interleaved rounds; ratio = jaxpad / jnp.pad")
     header = "| workload | size | mode | jaxpad fwd ms | fwd ratio | jaxpad grad ms | grad ratio |"
-    if args.placements:
-        header += " placed by pad, fwd ratio | placed by update, fwd ratio |"
     print(header)
     print("|---" * header.count(" | ") + "|---|")
     rows, start = [], time.perf_counter()
@@ -324,9 +306,6 @@ def main():
             u = jnp.asarray(rng.standard_normal((size, size), np.float32))
             for mode in args.modes:
                 programs = {lib: workload(name, pad) for lib, pad in padders(mode).items()}
-                if args.placements and mode != "constant":
-                    for place in PLACES:
-                        programs[f"placed by {place}"] = workload(name, placed(mode, place))
                 if args.hlo:
                     for lib, fn in programs.items():
                         print(f"  {name} {size} {mode} {lib} fwd:", describe_hlo(fn, u))
@@ -344,14 +323,6 @@ def main():
                     f"| {name} | {size} | {mode} | {row['fwd_ms']:.3f} | {row['fwd_ratio']:.2f} "
                     f"| {row['grad_ms']:.3f} | {row['grad_ratio']:.2f} |"
                 )
-                if args.placements:
-                    for place in PLACES:
-                        key = ("placed by " + place, "fwd")
-                        ratio = (
-                            medians[key] / medians[("jnp.pad", "fwd")] if key in medians else None
-                        )
-                        row[f"fwd_placed_by_{place}_ratio"] = ratio
-                        line += " |" if ratio is None else f" {ratio:.2f} |"
                 rows.append(row)
                 print(line, flush=True)
     print(f"\n# {load()} at the end, {time.perf_counter() - start:.0f} s")

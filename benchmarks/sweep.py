@@ -78,7 +78,7 @@ def measure(config, rounds, calls):
     return row
 
 
-FORWARD_FORMS = ("pad_then_update", "concatenate", "gather")
+FORWARD_FORMS = ("concatenate", "gather")
 FOLD_FORMS = ("one_sum", "boxes", "bands")
 
 

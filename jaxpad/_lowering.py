@@ -62,24 +62,10 @@ from jaxpad._sharding import is_partitioned, with_auto_axes
 # the gather forward has tables, and the planner takes it off CPU only.
 _MAX_STATIC_TABLE = 1 << 16
 
-# The forward writes the bands around the copy of x in place (single-threaded
-# kernels) while they are at most this share of the output; wider pads are one
-# multi-threaded concatenate per axis. With several padded axes the concatenates
-# take a pass each, so the bands may be wider than when one axis is padded, where
-# one concatenate is one pass (docs/performance.md, "Forms the planner picks":
-# one axis, bands of 12-21% measured 1.35-1.8x jnp.pad, 7-8.5% 1.0x).
-_MAX_BAND_SHARE = 0.25
+# A one-axis fold with bands at most this share of the cotangent is the fused sum
+# (docs/performance.md, "Forms the planner picks": bands of 12-21% measured
+# 1.35-1.8x jnp.pad, 7-8.5% 1.0x).
 _MAX_BAND_SHARE_ONE_AXIS = 1 / 16
-
-# That form places x by an in-place update of a zero buffer instead of lax.pad
-# when the last axis is padded (``_place``) and the output takes at most this many
-# bytes. XLA:CPU's pad kernel tests bounds element by element along a padded last
-# axis (1024x1024 padded by 3: 420 us, where the zero fill and the row-by-row copy
-# take 90 + 115 us); past the caches both are bound by memory and the fill costs a
-# pass: 2048x2048 (x and the output fill the 32 MiB L3 of the machine measured)
-# was slower, 1448x1448 to 1800x1800 faster (docs/performance.md, "Pad then
-# reduction", placing x).
-_MAX_PLACED_BY_UPDATE = 12 << 20
 
 # Edge runs up to this wide, and pads up to this many periods long, are summed by
 # unrolled adds that fuse into the consumer; longer ones by one reduction, so the
@@ -99,10 +85,7 @@ _MAX_FOLD_COMBINATIONS = 32
 
 # A fold that includes the last axis uses band updates from this axis length on:
 # below it the concatenate of boxes was faster, above it 2-3x slower
-# (docs/performance.md, "Forms the planner picks", long last axis). The forward
-# places x by an update only from this length on too: rows of 9-64 elements copied
-# in place measured 1.3-5x lax.pad's placement, rows of 130 and more 0.5-0.8x
-# (docs/performance.md, "Pad then reduction", placing x).
+# (docs/performance.md, "Forms the planner picks", long last axis).
 _MIN_UPDATED_ROW = 128
 
 # Dynamic fold: a periodic axis whose output spans at most this many periods reads
@@ -147,20 +130,15 @@ class PadPlan:
         than CPU); ``in_graph`` names the axes whose table is computed in the
         program (longer than ``_MAX_STATIC_TABLE``).
       - ``"concatenate"``: axis by axis, a concatenate of the slices each output
-        range reads (pads spanning periods tile one period).
-      - ``"pad_then_update"``: ``x`` is placed in the output, then each padded
-        axis's bands are written in place (thin bands, or a long axis).
+        range reads (pads spanning periods tile one period): ``jnp.pad``'s own graph.
     ``partitioned``: edge bands of the concatenate are padded into place and
     summed, which the SPMD partitioner moves as halos.
-    ``place`` (``"pad_then_update"`` only): how ``x`` is placed: ``"pad"`` by
-    ``lax.pad``, ``"update"`` by an in-place update of a zero buffer.
     """
 
     form: str
     pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
     in_graph: tuple[int, ...] = ()
     partitioned: bool = False
-    place: str = "pad"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,9 +231,8 @@ def _padded_axes(shape, out_shape, pads_begin):
     return [a for a in range(len(shape)) if pads_begin[a] or out_shape[a] != shape[a]]
 
 
-def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad", itemsize=4):
-    """The form of a static pad of an array of ``shape`` into ``out_shape``, of
-    elements of ``itemsize`` bytes."""
+def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
+    """The form of a static pad of an array of ``shape`` into ``out_shape``."""
     if mode == "constant":
         return PadPlan("lax_pad")
     if any(size == 0 for size in out_shape):
@@ -264,54 +241,20 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
     pieces = axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes)
     symbolic = not all(_is_static(shape[a]) and _is_static(out_shape[a]) for a in axes)
     as_tuple = tuple(pieces.items())
-    if symbolic or target.partitioned:
+    if symbolic or target.partitioned or target.platform == "cpu":
+        # XLA:CPU: jnp.pad's own graph, a concatenate per axis of slices, mirrors and
+        # tiled periods, which XLA fuses into what reads it. Written out first (lax.pad
+        # or a zero buffer, then the bands in place), a stencil read it 0.35-0.8x
+        # jnp.pad, but an elementwise consumer 1.6-3.7x and a reduction 1.2-1.4x: the
+        # planner cannot see the consumer, and the concatenate is within noise of
+        # jnp.pad in every one (docs/performance.md, "Pads inside larger programs").
+        # No gather on XLA:CPU: fused into a stencil it recomputed its indices per
+        # read (11-40x lax.pad), and several gathers with equal index tables in one
+        # program share the table, which XLA then materialises and reads through a
+        # transposing copy (docs/performance.md, "Several pads in one program").
         return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
-    if target.platform == "cpu":
-        if _thin_bands(shape, out_shape, axes):
-            # lax.pad's one copy plus thin bands written in place: inside a larger
-            # program its consumer reads plain loads, where jnp.pad's concatenates
-            # are re-evaluated for every read of a stencil (0.3-0.6x jnp.pad).
-            return PadPlan(
-                "pad_then_update", as_tuple, place=_place(shape, out_shape, pieces, itemsize)
-            )
-        # Everything else: jnp.pad's own graph, a multi-threaded concatenate per
-        # axis of slices, mirrors and tiled periods. No gather on XLA:CPU: fused
-        # into a stencil it recomputed its indices per read (11-40x lax.pad), and
-        # several gathers with equal index tables in one program share the table,
-        # which XLA then materialises and reads through a transposing copy (three
-        # pads 10 ms against 0.44 ms for one; docs/performance.md, "Several pads
-        # in one program").
-        return PadPlan("concatenate", as_tuple)
     in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
     return PadPlan("gather", as_tuple, in_graph=in_graph)
-
-
-def _place(shape, out_shape, pieces, itemsize) -> str:
-    """How the in-place form places ``x``: ``"update"`` where the last axis is
-    padded and at least ``_MIN_UPDATED_ROW`` long, nothing is cropped (the update
-    is then one copy of ``x``; with a slice XLA fuses the two into one
-    element-by-element loop), and the output (all of its sizes known) takes at most
-    ``_MAX_PLACED_BY_UPDATE`` bytes; else ``"pad"``."""
-    last = len(shape) - 1
-    if last not in pieces or not all(map(_is_static, out_shape)):
-        return "pad"
-    if shape[last] < _MIN_UPDATED_ROW:
-        return "pad"
-    for axis, axis_pieces in pieces.items():
-        if not any(p.direct and p.src_stop - p.src_start == shape[axis] for p in axis_pieces):
-            return "pad"
-    return "update" if itemsize * math.prod(out_shape) <= _MAX_PLACED_BY_UPDATE else "pad"
-
-
-def _thin_bands(shape, out_shape, axes) -> bool:
-    """Whether the output outside the copy of ``x`` (the bands that the in-place
-    updates write, one thread each) is at most ``_MAX_BAND_SHARE`` of it
-    (``_MAX_BAND_SHARE_ONE_AXIS`` for one padded axis). Only the padded ``axes``
-    count (the others, possibly symbolic, scale both alike)."""
-    inner = math.prod(min(shape[a], out_shape[a]) for a in axes)
-    total = math.prod(out_shape[a] for a in axes)
-    limit = _MAX_BAND_SHARE if len(axes) > 1 else _MAX_BAND_SHARE_ONE_AXIS
-    return total - inner <= limit * total
 
 
 def plan_fold(
@@ -556,7 +499,7 @@ def pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     # Interior padding needs mode="constant" (the shape rule checks it).
     out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
-    plan = plan_pad(x.shape, out_shape, pads_begin, mode, target, itemsize=x.dtype.itemsize)
+    plan = plan_pad(x.shape, out_shape, pads_begin, mode, target)
     return build_pad(plan, x, out_shape, pads_begin, mode)
 
 
@@ -566,8 +509,6 @@ def build_pad(plan: PadPlan, x, out_shape, pads_begin, mode):
         return jnp.zeros(out_shape, x.dtype)
     if plan.form == "gather":
         return gather_padded(x, out_shape, pads_begin, mode, in_graph=plan.in_graph)
-    if plan.form == "pad_then_update":
-        return pad_then_update(x, plan.pieces, out_shape, pads_begin, plan.place)
     if plan.form == "concatenate":
         return concatenate_padded(x, plan, out_shape, pads_begin, mode)
     raise AssertionError(plan)
@@ -590,66 +531,6 @@ def gather_padded(x, out_shape, pads_begin, mode, in_graph=()):
         else:
             tables[axis] = source_index(mode, n, np.arange(size) - pads_begin[axis])
     return gather_tables(x, tables)
-
-
-def pad_then_update(x, pieces, out_shape, pads_begin, place="pad"):
-    """``x`` is placed in the output (one copy), then each padded axis's bands are
-    written in place.
-
-    ``place="pad"``: ``lax.pad`` places ``x``, as constant mode. ``"update"``: a
-    zero buffer, then ``x`` copied into it in place; XLA:CPU's pad kernel tests
-    bounds element by element along a padded last axis, where the fill and the
-    copy are plain loops (``_place`` says when).
-
-    The bands of axis ``k`` span the direct range of the axes before it and the whole
-    output along the axes after it; each is computed from ``x`` alone (the band's
-    slice of ``x`` padded along the later axes by slices and concatenates, cheap on
-    a thin band), never from the partly written output, which would make XLA copy
-    it again. Inside a larger program the padded array is materialised once and its
-    consumer reads it with plain loads, where a fused gather recomputes its indices
-    for every read.
-    """
-    config = [(0, 0, 0)] * x.ndim
-    direct, firsts = {}, {}
-    for axis, axis_pieces in pieces:
-        n, size = x.shape[axis], out_shape[axis]
-        config[axis] = (pads_begin[axis], size - n - pads_begin[axis], 0)
-        first = next((p for p in axis_pieces if p.direct), None)
-        direct[axis] = (first.src_start, first.src_stop) if first else (0, 0)
-        firsts[axis] = first
-    if place == "update":
-        # A zero buffer, then the part of x the output keeps copied into it; behind
-        # the barrier XLA cannot rewrite the update of a broadcast as a pad.
-        out = lax.optimization_barrier(jnp.zeros(out_shape, x.dtype))
-        if all(first is not None for first in firsts.values()):
-            kept, starts = x, [0] * x.ndim
-            for axis, first in firsts.items():
-                kept = lax.slice_in_dim(kept, first.src_start, first.src_stop, axis=axis)
-                starts[axis] = first.start
-            out = lax.dynamic_update_slice(out, kept, starts)
-    else:
-        out = lax.pad(x, np.zeros((), x.dtype), config)
-    for k, (axis, axis_pieces) in enumerate(pieces):
-        later = pieces[k + 1 :]
-        for piece in axis_pieces:
-            if piece.direct:
-                continue
-            band = x
-            starts = [0] * x.ndim
-            for earlier, _ in pieces[:k]:
-                lo, hi = direct[earlier]
-                band = lax.slice_in_dim(band, lo, hi, axis=earlier)
-                starts[earlier] = lo + pads_begin[earlier]
-            band = piece_values(band, piece, axis)
-            starts[axis] = piece.start
-            for later_axis, later_pieces in later:
-                parts = [
-                    piece_values(band, p, later_axis)
-                    for p in sorted(later_pieces, key=lambda p: p.start)
-                ]
-                band = lax.concatenate(parts, later_axis) if len(parts) > 1 else parts[0]
-            out = lax.dynamic_update_slice(out, band, starts)
-    return out
 
 
 def piece_values(x, piece, axis: int):
