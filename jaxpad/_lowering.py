@@ -83,6 +83,12 @@ _MIN_FUSED_ROW = 32
 _MAX_FOLD_BOXES = 64
 _MAX_FOLD_COMBINATIONS = 32
 
+# A fold of boxes on several axes of an input smaller than this goes one axis at a
+# time: folded together, the gradient of a 9-point stencil on a 32x32-96x96 field
+# measured 1.2-2.1x jnp.pad's, axis by axis 0.9-1.1x; alone both are 0.2-0.7x
+# (docs/performance.md, "Forms the planner picks", small folds).
+_MIN_BOXES_TOGETHER = 1 << 14
+
 # A fold that includes the last axis uses band updates from this axis length on:
 # below it the concatenate of boxes was faster, above it 2-3x slower
 # (docs/performance.md, "Forms the planner picks", long last axis).
@@ -287,6 +293,15 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
     last = len(operand_shape) - 1
     if target.platform == "cpu" and last in pieces and operand_shape[-1] >= _MIN_UPDATED_ROW:
         form, limit, size = "bands", _MAX_FOLD_COMBINATIONS, _combination_count
+    small = (
+        form == "boxes"
+        and all(map(_is_static, operand_shape))
+        and math.prod(operand_shape) < _MIN_BOXES_TOGETHER
+    )
+    if target.platform == "cpu" and len(pieces) > 1 and small:
+        return FoldPlan(
+            form, as_tuple, tuple((a,) for a in sorted(pieces, reverse=True)), accumulate
+        )
     if target.platform == "cpu" and len(pieces) > 1 and any(map(_reduces, pieces.values())):
         # Long edge runs or many periods (reductions) on one of several axes: one
         # axis at a time, the last first, as jnp.pad's transpose. Folded together,
