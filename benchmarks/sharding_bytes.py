@@ -52,6 +52,7 @@ from jax.sharding import AxisType, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import jaxpad  # noqa: E402
+from benchmarks._docs import write_section  # noqa: E402
 
 ROWS, COLS, DEVICES = 64, 16, 8
 SHARD = ROWS // DEVICES
@@ -66,7 +67,6 @@ KINDS = {
 }
 ITEMSIZE = {"f32": 4, "s32": 4, "u32": 4, "pred": 1, "f16": 2, "bf16": 2, "f64": 8, "s64": 8}
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "sharding.md"
-START, END = "<!-- sharding_bytes:start -->", "<!-- sharding_bytes:end -->"
 # lax.cond(pred, within_bound, past_bound) lowers to branch 1 (taken) and branch 0.
 FALLBACK = "branch_0_fun"
 
@@ -246,10 +246,7 @@ def main() -> None:
     output = tables()
     print(output)
     if args.write_docs:
-        docs = DOCS.read_text()
-        head, rest = docs.split(START)
-        _, tail = rest.split(END)
-        DOCS.write_text(f"{head}{START}\n{output.strip()}\n{END}{tail}")
+        write_section(DOCS, "sharding_bytes", output)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,10 @@ from jax.sharding import AxisType, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import jaxpad  # noqa: E402
+from benchmarks._docs import write_section  # noqa: E402
 
 KINDS = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter")
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "sharding.md"
-START, END = "<!-- sharding_collectives:start -->", "<!-- sharding_collectives:end -->"
 
 
 def summarize(hlo: str) -> str:
@@ -86,10 +86,7 @@ def main() -> None:
     output = table()
     print(output)
     if args.write_docs:
-        docs = DOCS.read_text()
-        head, rest = docs.split(START)
-        _, tail = rest.split(END)
-        DOCS.write_text(f"{head}{START}\n{output.strip()}\n{END}{tail}")
+        write_section(DOCS, "sharding_collectives", output)
 
 
 if __name__ == "__main__":
