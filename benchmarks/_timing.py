@@ -91,13 +91,19 @@ def page_faults() -> int:
 
 
 def interleaved_medians(
-    candidates: dict, args_for: dict, rounds: int = 30, warmup: int = 3, calls: int = 5
+    candidates: dict,
+    args_for: dict,
+    rounds: int = 30,
+    warmup: int = 3,
+    calls: int = 5,
+    copies: int = 1,
 ) -> dict[str, float]:
-    """Median seconds per call of each jitted candidate, from interleaved rounds."""
+    """Median seconds per call of each jitted candidate, from interleaved rounds
+    (``interleaved_stats``)."""
     return {
         name: seconds
         for name, (seconds, _) in interleaved_stats(
-            candidates, args_for, rounds, warmup, calls
+            candidates, args_for, rounds, warmup, calls, copies
         ).items()
     }
 

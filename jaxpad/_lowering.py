@@ -94,6 +94,13 @@ _MIN_BOXES_TOGETHER = 1 << 14
 # (docs/performance.md, "Forms the planner picks", long last axis).
 _MIN_UPDATED_ROW = 128
 
+# A 1-D fold whose bands are at least this share of the cotangent is the concatenate
+# of boxes: band updates run on one thread, the concatenate on all; pads of half the
+# signal measured bands 0.54-1.23x jnp.pad's VJP and boxes 0.39-0.80x; at 30% the two
+# were even, below 20% the bands won (docs/performance.md, "Forms the planner
+# picks", 1-D folds).
+_MIN_BOXED_BAND_SHARE_1D = 2 / 5
+
 # Dynamic fold: a periodic axis whose output spans at most this many periods reads
 # each source's few output positions directly; longer outputs are first summed
 # period by period (docs/performance.md, "dynamic_pad").
@@ -139,12 +146,15 @@ class PadPlan:
         range reads (pads spanning periods tile one period): ``jnp.pad``'s own graph.
     ``partitioned``: edge bands of the concatenate are padded into place and
     summed, which the SPMD partitioner moves as halos.
+    ``crop``: the concatenate first slices its operand to these ``(start, stop)``
+    ranges, the only part its pieces (given relative to them) read.
     """
 
     form: str
     pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
     in_graph: tuple[int, ...] = ()
     partitioned: bool = False
+    crop: tuple[tuple[int, int], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -258,9 +268,49 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
         # read (11-40x lax.pad), and several gathers with equal index tables in one
         # program share the table, which XLA then materialises and reads through a
         # transposing copy (docs/performance.md, "Several pads in one program").
-        return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
+        if symbolic or target.partitioned:
+            return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
+        crop, as_tuple = _cropped_to_sources(shape, as_tuple)
+        return PadPlan("concatenate", as_tuple, crop=crop)
     in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
     return PadPlan("gather", as_tuple, in_graph=in_graph)
+
+
+def _source_range(piece):
+    if piece.kind == "period":
+        ranges = [_source_range(p) for p in piece.inner]
+        return min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
+    return piece.src_start, piece.src_stop
+
+
+def _shifted(piece, offset):
+    return dataclasses.replace(
+        piece,
+        src_start=piece.src_start - offset,
+        src_stop=piece.src_stop - offset,
+        inner=tuple(_shifted(p, offset) for p in piece.inner),
+    )
+
+
+def _cropped_to_sources(shape, pieces):
+    """The range of each axis the pieces read, and the pieces shifted to it.
+
+    Axis by axis, each concatenate spans the later axes whole: a crop of a later
+    axis (a negative pad) would otherwise be paid by every earlier axis's pass
+    (sweep #37, 14834 of 75922 columns cropped after a pad of rows: 1.3-2.0x
+    ``jnp.pad`` of the cropped array; docs/performance.md, "Sweep"). So the
+    concatenate slices its operand once to what it reads, as a user cropping first
+    would. ``()`` where nothing is cropped.
+    """
+    crop, shifted = [(0, n) for n in shape], []
+    for axis, axis_pieces in pieces:
+        ranges = [_source_range(p) for p in axis_pieces]
+        lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+        crop[axis] = (lo, hi)
+        shifted.append((axis, tuple(_shifted(p, lo) for p in axis_pieces)))
+    if crop == [(0, n) for n in shape]:
+        return (), pieces
+    return tuple(crop), tuple(shifted)
 
 
 def plan_fold(
@@ -291,7 +341,13 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
         return FoldPlan("one_sum", as_tuple, (tuple(pieces),), accumulate)
     form, limit, size = "boxes", _MAX_FOLD_BOXES, _box_count
     last = len(operand_shape) - 1
-    if target.platform == "cpu" and last in pieces and operand_shape[-1] >= _MIN_UPDATED_ROW:
+    wide_1d = last == 0 and _band_share(pieces[0]) >= _MIN_BOXED_BAND_SHARE_1D
+    if (
+        target.platform == "cpu"
+        and last in pieces
+        and operand_shape[-1] >= _MIN_UPDATED_ROW
+        and not wide_1d
+    ):
         form, limit, size = "bands", _MAX_FOLD_COMBINATIONS, _combination_count
     small = (
         form == "boxes"
@@ -333,6 +389,12 @@ def _reduces(axis_pieces) -> bool:
     return False
 
 
+def _band_share(axis_pieces) -> float:
+    """The share of one axis's cotangent that folds onto the input from its bands."""
+    total = sum(p.stop - p.start for p in axis_pieces)
+    return (total - sum(p.stop - p.start for p in axis_pieces if p.direct)) / total
+
+
 def _fuses_as_one_sum(pieces, shape) -> bool:
     """Whether the fused sum is the fold to take.
 
@@ -355,10 +417,8 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
         ((axis, axis_pieces),) = pieces.items()
         if _reduces(axis_pieces):
             return False
-        total = sum(p.stop - p.start for p in axis_pieces)
-        bands = total - sum(p.stop - p.start for p in axis_pieces if p.direct)
         short_last = axis == len(shape) - 1 and shape[axis] < _MIN_UPDATED_ROW
-        if short_last or bands <= _MAX_BAND_SHARE_ONE_AXIS * total:
+        if short_last or _band_share(axis_pieces) <= _MAX_BAND_SHARE_ONE_AXIS:
             return True
     row = 1
     for axis in reversed(range(len(shape))):
@@ -599,6 +659,8 @@ def concatenate_padded(x, plan, out_shape, pads_begin, mode):
     spanning periods tile one period (``piece_values``), so the op count stays flat
     in the pad width.
     """
+    if plan.crop:
+        x = lax.slice(x, *zip(*plan.crop))
     for axis, pieces in plan.pieces:
         pieces = sorted(pieces, key=lambda p: p.start)
         if mode == "edge" and plan.partitioned:
