@@ -94,6 +94,13 @@ _MIN_BOXES_TOGETHER = 1 << 14
 # (docs/performance.md, "Forms the planner picks", long last axis).
 _MIN_UPDATED_ROW = 128
 
+# One padded axis (no reduction) that is not the last, where it and the axes after it
+# hold fewer elements than this per leading index, is the fused sum: boxes along it
+# are runs of a few elements. (16, 1000, 8, 16) reflect 2/2 on axis 2 measured
+# boxes 1.68x jnp.pad's VJP and the fused sum 0.49x; slabs of 16-128 elements 0.1-0.5x
+# against 0.2-1.7x, 256 even (docs/performance.md, "Forms the planner picks").
+_MAX_SUMMED_SLAB = 256
+
 # A 1-D fold whose bands are at least this share of the cotangent is the concatenate
 # of boxes: band updates run on one thread, the concatenate on all; pads of half the
 # signal measured bands 0.54-1.23x jnp.pad's VJP and boxes 0.39-0.80x; at 30% the two
@@ -399,7 +406,8 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
     """Whether the fused sum is the fold to take.
 
     One padded axis with no reduction, either thin (bands at most
-    ``_MAX_BAND_SHARE_ONE_AXIS`` of the cotangent) or the short last axis: the
+    ``_MAX_BAND_SHARE_ONE_AXIS`` of the cotangent), the short last axis, or a short
+    slab (the axis and those after it, ``_MAX_SUMMED_SLAB``): the
     fused sum is then jnp.pad's own transpose (each piece padded into place,
     summed), which fuses with what produces the cotangent and what consumes the
     result; in-place bands measured 1.5-1.75x jnp.pad in the heat-equation scan,
@@ -419,6 +427,9 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
             return False
         short_last = axis == len(shape) - 1 and shape[axis] < _MIN_UPDATED_ROW
         if short_last or _band_share(axis_pieces) <= _MAX_BAND_SHARE_ONE_AXIS:
+            return True
+        slab = math.prod(shape[axis:])
+        if axis < len(shape) - 1 and _is_static(slab) and slab < _MAX_SUMMED_SLAB:
             return True
     row = 1
     for axis in reversed(range(len(shape))):
