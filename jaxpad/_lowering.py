@@ -98,14 +98,15 @@ _MIN_UPDATED_ROW = 128
 # hold fewer elements than this per leading index, is the fused sum: boxes along it
 # are runs of a few elements. (16, 1000, 8, 16) reflect 2/2 on axis 2 measured
 # boxes 1.68x jnp.pad's VJP and the fused sum 0.49x; slabs of 16-128 elements 0.1-0.5x
-# against 0.2-1.7x, 256 even (docs/performance.md, "Forms the planner picks").
+# against 0.2-1.7x, 256 even (docs/performance.md, "Forms the planner picks", one
+# short slab).
 _MAX_SUMMED_SLAB = 256
 
 # A 1-D fold whose bands are at least this share of the cotangent is the concatenate
 # of boxes: band updates run on one thread, the concatenate on all; pads of half the
 # signal measured bands 0.54-1.23x jnp.pad's VJP and boxes 0.39-0.80x; at 30% the two
 # were even, below 20% the bands won (docs/performance.md, "Forms the planner
-# picks", 1-D folds).
+# picks", 1-D folds with wide bands).
 _MIN_BOXED_BAND_SHARE_1D = 2 / 5
 
 # Dynamic fold: a periodic axis whose output spans at most this many periods reads
@@ -305,7 +306,8 @@ def _cropped_to_sources(shape, pieces):
     Axis by axis, each concatenate spans the later axes whole: a crop of a later
     axis (a negative pad) would otherwise be paid by every earlier axis's pass
     (sweep #37, 14834 of 75922 columns cropped after a pad of rows: 1.3-2.0x
-    ``jnp.pad`` of the cropped array; docs/performance.md, "Sweep"). So the
+    ``jnp.pad`` of the cropped array; docs/performance.md, "Random configurations:
+    the sweep"). So the
     concatenate slices its operand once to what it reads, as a user cropping first
     would. ``()`` where nothing is cropped.
     """
