@@ -148,9 +148,7 @@ def test_cpu_forward_of_every_sweep_configuration_is_jnp_pads_program():
         begin, end, mode = config.begin, config.end, config.mode
         if config.kind == "periods" or (mode == "wrap" and config.kind == "negative"):
             continue
-        crop = tuple(
-            slice(max(-b, 0), n - max(-e, 0)) for n, b, e in zip(config.shape, begin, end)
-        )
+        crop = tuple(slice(max(-b, 0), n - max(-e, 0)) for n, b, e in zip(config.shape, begin, end))
         positive = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
         x = jax.ShapeDtypeStruct(config.shape, jnp.float32)
         ours = _compiled_ops(lambda x: jaxpad.pad(x, begin, end, mode), x)
