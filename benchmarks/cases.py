@@ -8,6 +8,7 @@ from here, so a figure in docs/performance.md names one case list.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -151,3 +152,45 @@ BOUNDARY_CASES = (
 )
 # pad_value, shape (ndim, 2): read only by the constant and dirichlet sides.
 BOUNDARY_VALUES = ((0.5, -1.0), (2.0, 0.25))
+
+
+def _one_axis(shape, axis, begin, end, mode, kind):
+    pads_begin, pads_end = [0] * len(shape), [0] * len(shape)
+    pads_begin[axis], pads_end[axis] = begin, end
+    return SweepConfig(tuple(shape), tuple(pads_begin), tuple(pads_end), mode, kind)
+
+
+def slab_configs() -> list[SweepConfig]:
+    """One padded axis before short trailing axes, pads of a quarter and half of it:
+    the study behind ``_MAX_SUMMED_SLAB`` (``python -m benchmarks.sweep --forms
+    --cases slabs``)."""
+    shapes = [
+        ((64, 1000, 4, 4), 2),
+        ((32, 1000, 8, 4), 2),
+        ((32, 1000, 16, 4), 2),
+        ((16, 1000, 32, 4), 2),
+        ((16, 1000, 8, 16), 2),
+        ((8, 1000, 64, 4), 2),
+        ((4, 1000, 128, 2), 2),
+        ((250, 1000, 4), 1),
+    ]
+    return [
+        _one_axis(shape, axis, pad, pad, mode, f"slab {math.prod(shape[axis:])}")
+        for shape, axis in shapes
+        for pad in (max(1, shape[axis] // 4), shape[axis] // 2)
+        for mode in ("reflect", "symmetric", "edge")
+    ]
+
+
+def signal_configs() -> list[SweepConfig]:
+    """1-D signals with bands of 5-50% of the cotangent: the study behind
+    ``_MIN_BOXED_BAND_SHARE_1D`` (``--forms --cases signals``)."""
+    configs = []
+    for n in (1_000_000, 3_000_000):
+        for share in (0.05, 0.1, 0.2, 0.3, 0.5):
+            total = int(n * share / (1 - share))
+            for mode in ("reflect", "wrap", "edge"):
+                configs.append(
+                    _one_axis((n,), 0, total // 2, total - total // 2, mode, f"bands {share:.0%}")
+                )
+    return configs

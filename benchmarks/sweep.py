@@ -17,7 +17,8 @@ ratios (median, p90, max) and the five worst configurations.
 ``--forms`` times, for each configuration, every forward form and every fold form of
 ``jaxpad._lowering`` built directly (whatever the planner would pick), against
 jnp.pad's forward and VJP: the measurements behind the planner's rules
-(docs/performance.md, "How it lowers").
+(docs/performance.md, "How it lowers"). ``--cases slabs`` and ``--cases signals``
+run it on the fold studies of ``benchmarks/cases.py`` instead of the sweep.
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ from jax import lax
 
 import jaxpad
 from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
-from benchmarks.cases import SWEEP_COUNT, SWEEP_COUNT_QUICK, SWEEP_SEED, sweep_configs
+from benchmarks.cases import (
+    SWEEP_COUNT,
+    SWEEP_COUNT_QUICK,
+    SWEEP_SEED,
+    signal_configs,
+    slab_configs,
+    sweep_configs,
+)
 from jaxpad import _lowering
 
 
@@ -198,8 +206,23 @@ def main():
     parser.add_argument("--only", type=int, nargs="*", help="configuration indices to run")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
     parser.add_argument("--forms", action="store_true", help="time every form directly")
+    parser.add_argument(
+        "--cases",
+        choices=("sweep", "slabs", "signals"),
+        default="sweep",
+        help="with --forms: the sweep's configurations, or a fold study's "
+        "(benchmarks/cases.py: slab_configs, signal_configs)",
+    )
     args = parse_args_pinned(parser)
-    configs = sweep_configs(SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED)
+    configs = {
+        "sweep": lambda: sweep_configs(
+            SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED
+        ),
+        "slabs": slab_configs,
+        "signals": signal_configs,
+    }[args.cases]()
+    if args.cases != "sweep" and not args.forms:
+        parser.error("--cases needs --forms")
     indices = args.only if args.only else range(len(configs))
     # 7 rounds let one configuration's forward read 1.6x against the very same
     # program; 21 bring the control column within 1.05-1.33 (docs/performance.md).
