@@ -307,9 +307,8 @@ def _cropped_to_sources(shape, pieces):
     axis (a negative pad) would otherwise be paid by every earlier axis's pass
     (sweep #37, 14834 of 75922 columns cropped after a pad of rows: 1.3-2.0x
     ``jnp.pad`` of the cropped array; docs/performance.md, "Random configurations:
-    the sweep"). So the
-    concatenate slices its operand once to what it reads, as a user cropping first
-    would. ``()`` where nothing is cropped.
+    the sweep"). So the concatenate slices its operand once to what it reads, as a
+    user cropping first would. ``()`` where nothing is cropped.
     """
     crop, shifted = [(0, n) for n in shape], []
     for axis, axis_pieces in pieces:
