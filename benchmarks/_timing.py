@@ -122,6 +122,8 @@ def interleaved_stats(
     faults: dict[str, list[float]] = {name: [] for name in candidates}
     names = list(candidates)
     order = np.random.default_rng(0)
+    # Counted across rounds, so that every copy is timed even with fewer calls a round.
+    calls_made = dict.fromkeys(names, 0)
     for _ in range(rounds):
         # A fresh order each round, so that no candidate always follows the same one
         # (what runs just before, and what it left in the caches, shifts timings).
@@ -129,8 +131,9 @@ def interleaved_stats(
             name = names[index]
             fn = candidates[name]
             first_fault, start = page_faults(), time.perf_counter()
-            for call in range(calls):
-                jax.block_until_ready(fn(*arg_sets[name][call % copies]))
+            for _ in range(calls):
+                jax.block_until_ready(fn(*arg_sets[name][calls_made[name] % copies]))
+                calls_made[name] += 1
             times[name].append((time.perf_counter() - start) / calls)
             faults[name].append((page_faults() - first_fault) / calls)
     return {name: (float(np.median(times[name])), float(np.median(faults[name]))) for name in names}

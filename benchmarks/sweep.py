@@ -24,6 +24,7 @@ run it on the fold studies of ``benchmarks/cases.py`` instead of the sweep.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import time
@@ -139,12 +140,16 @@ def measure_forms(config, rounds, calls):
     }
     args = {"jnp fwd": (x,), "jnp vjp": (x, ct)}
     if pad_plan.pieces:
+        expected = np.asarray(jax.jit(lambda x: jaxpad.pad(x, begin, end, mode))(x))
         for form in FORWARD_FORMS:
-            plan = _lowering.PadPlan(form, pad_plan.pieces)
+            # The planner's plan with another form: its pieces are given relative to
+            # its crop.
+            plan = dataclasses.replace(pad_plan, form=form)
             timed[form] = jax.jit(
                 lambda x, plan=plan: _lowering.build_pad(plan, x, out_shape, begin, mode)
             )
             args[form] = (x,)
+            np.testing.assert_array_equal(timed[form](x), expected, err_msg=form)
     axes = tuple(axis for axis, _ in fold_plan.pieces)
     groupings = {"": (axes,)}
     if len(axes) > 1:

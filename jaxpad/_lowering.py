@@ -104,9 +104,10 @@ _MAX_SUMMED_SLAB = 256
 
 # A 1-D fold whose bands are at least this share of the cotangent is the concatenate
 # of boxes: band updates run on one thread, the concatenate on all; pads of half the
-# signal measured bands 0.54-1.23x jnp.pad's VJP and boxes 0.39-0.80x; at 30% the two
-# were even, below 20% the bands won (docs/performance.md, "Forms the planner
-# picks", 1-D folds with wide bands).
+# signal measured bands 0.54-1.19x jnp.pad's VJP and boxes 0.39-0.80x (sweep #6, #7,
+# #27; on synthetic signals 0.75-1.07 against 0.67-1.03); at 30% the two were even,
+# below 20% the bands won (docs/performance.md, "Forms the planner picks", 1-D folds
+# with wide bands).
 _MIN_BOXED_BAND_SHARE_1D = 2 / 5
 
 # Dynamic fold: a periodic axis whose output spans at most this many periods reads
