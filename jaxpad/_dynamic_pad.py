@@ -33,16 +33,19 @@ from jaxpad._lowering import (
     copied_mask,
     dynamic_fold_lowering,
     dynamic_pad_lowering,
+    int32_indexes,
     normalized_pads,
     plan_dynamic_fold,
     register_lowering,
 )
 from jaxpad._pad import pad
 from jaxpad._sharded_pad import (
+    check_long_split_axes,
     check_max_pad,
     partitioned_dynamic_fold_lowering,
     partitioned_dynamic_pad_lowering,
     request_devices,
+    wants_devices,
 )
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
 from jaxpad._typing import DynamicPads, Modes
@@ -122,7 +125,21 @@ def dynamic_pad(
     if not isinstance(mode, str) or not (
         pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
     ):
+        # Static pads past int32 take the traced path's composition too (``_sided``).
+        in_graph = [
+            traced or (static is not None and abs(static) > _INT32_MAX)
+            for traced, static in zip(
+                _traced_entries(pads_begin, ndim), _static_entries(pads_begin, ndim)
+            )
+        ]
+        _check_long_axes(x.shape, shape, in_graph)
         return _sided(x, pads_begin, shape, mode, pad_value, max_pad)
+    if wants_devices(x):
+        traced = _traced_entries(pads_begin, ndim)
+        static = [None] * ndim if any(traced) else _static_entries(pads_begin, ndim)
+        check_long_split_axes(_FN, x.shape, shape, static)
+    x, pads_begin = _long_static_axes_first(x, pads_begin, shape, mode, pad_value)
+    _check_long_axes(x.shape, shape, _traced_entries(pads_begin, ndim))
     raw_pads = pads_begin
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     max_pad = check_max_pad(_FN, max_pad, raw_pads, ndim)
@@ -138,6 +155,73 @@ def dynamic_pad(
         static_pads=static_pads,
         max_pad=max_pad,
     )
+
+
+def _traced_entries(pads_begin, ndim) -> list[bool]:
+    """Which entries of ``pads_begin`` are traced (unknown until run time)."""
+    if isinstance(pads_begin, jax.core.Tracer):
+        return [True] * ndim
+    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)) or not isinstance(
+        pads_begin, Sequence
+    ):
+        return [False] * ndim
+    return [isinstance(entry, jax.core.Tracer) for entry in pads_begin]
+
+
+def _static_entries(pads_begin, ndim) -> list[int | None]:
+    """``pads_begin`` as ints (None for an entry that is not one)."""
+    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
+        return [int(entry) for entry in np.ravel(pads_begin)][:ndim]
+    if not isinstance(pads_begin, Sequence):
+        return [None] * ndim
+    return [entry if isinstance(entry, (int, np.integer)) else None for entry in pads_begin]
+
+
+def _check_long_axes(x_shape, shape, traced) -> None:
+    """Traced pads index their axis in-graph: in int64 where an axis is too long for
+    int32 (``_lowering.int32_indexes``), which needs JAX's 64-bit types."""
+    if jax.config.read("jax_enable_x64"):
+        return
+    for axis, (n, size, is_traced) in enumerate(zip(x_shape, shape, traced)):
+        if is_traced and not int32_indexes(n, size):
+            raise ValueError(
+                f"{_FN}: axis {axis} of x has {n} elements (padded to {size}); a traced pad "
+                f"on an axis that long is computed with 64-bit indices (size + 4 * "
+                f"x.shape[{axis}] exceeds 2**31 - 1), which need "
+                "jax.config.update('jax_enable_x64', True). Enable it, or pass that "
+                "axis's pad as a Python int."
+            )
+
+
+def _long_static_axes_first(x, pads_begin, shape, mode, pad_value):
+    """Static pads on axes too long for int32 indices, as the static pad first (its
+    forms there are slices and concatenates: no index at all); the rest is padded by
+    the primitive with those axes left alone. One mode for every side reads alike
+    whatever the order of the axes."""
+    if isinstance(pads_begin, jax.core.Tracer) or not all(map(_is_static, x.shape + shape)):
+        return x, pads_begin
+    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
+        if np.ndim(pads_begin) != 1 or len(pads_begin) != x.ndim:
+            return x, pads_begin  # _pads_operand says what is wrong
+        entries = [int(entry) for entry in np.asarray(pads_begin)]
+    elif isinstance(pads_begin, Sequence) and len(pads_begin) == x.ndim:
+        entries = list(pads_begin)
+    else:
+        return x, pads_begin
+    long_axes = [
+        axis
+        for axis, (n, size, entry) in enumerate(zip(x.shape, shape, entries))
+        if isinstance(entry, (int, np.integer)) and not int32_indexes(n, size)
+    ]
+    if not long_axes:
+        return x, pads_begin
+    begins, ends = [0] * x.ndim, [0] * x.ndim
+    for axis in long_axes:
+        n, size = x.shape[axis], shape[axis]
+        begins[axis] = reduced_pad(mode, n, size, int(entries[axis]))
+        ends[axis] = size - n - begins[axis]
+        entries[axis] = 0
+    return pad(x, begins, ends, mode, pad_value), entries
 
 
 def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
@@ -271,7 +355,9 @@ def _stack_entries(reduced):
             static.append(entry)
     if not entries:
         return jnp.zeros((0,), jnp.int32), ()
-    return jnp.stack(entries), tuple(static)
+    # int32, or int64 where a traced entry indexes an axis too long for int32.
+    dtype = jnp.result_type(*entries)
+    return jnp.stack([entry.astype(dtype) for entry in entries]), tuple(static)
 
 
 def _is_static(size) -> bool:

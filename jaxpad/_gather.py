@@ -8,6 +8,7 @@ example reads through its own tables without any table as large as the output.
 from __future__ import annotations
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 
@@ -29,9 +30,13 @@ def gather_tables(x, tables: dict, num_batch: int = 0):
         return x
     batch_shape = x.shape[:num_batch]
     index_shape = batch_shape + tuple(tables[a].shape[-1] for a in axes)
+    # int32 unless a traced table is int64 (an axis too long for int32,
+    # ``_lowering.index_dtype``); static NumPy tables are int32 whatever NumPy made.
+    wide = any(not isinstance(tables[a], np.ndarray) and tables[a].dtype == np.int64 for a in axes)
+    dtype = jnp.int64 if wide else jnp.int32
     columns = []
     for position, axis in enumerate(axes):
-        table = jnp.asarray(tables[axis]).astype(jnp.int32)
+        table = jnp.asarray(tables[axis]).astype(dtype)
         dims: tuple[int, ...]
         if table.ndim == 1:
             dims = (num_batch + position,)

@@ -80,7 +80,9 @@ class SideCoefficients:
     """Per output offset ``j`` of one axis: ``out[j] = sign * x[source(j)] +
     first * x[0] + last * x[n - 1] + value * v``, where ``source`` is the index map
     of the side's ``base_mode`` and ``v`` the side's pad value. Offsets in ``[0, n)``
-    copy (``sign`` 1, the rest 0)."""
+    copy (``sign`` 1, the rest 0). Each is the net coefficient on its element: where
+    ``source(j)`` is ``0`` (``n - 1``), ``first`` (``last``) is 0 and its share is in
+    ``sign``, so a zero coefficient means the element is not read at all."""
 
     sign: np.ndarray
     first: np.ndarray
@@ -126,6 +128,16 @@ def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> S
             sign = xp.where(region & mirrored, -1, sign)
             first = xp.where(region, -2 * turns, first)
             last = xp.where(region, 2 * turns + 2 * mirrored, last)
+            # Where the mirror is an edge element itself, its terms are one term:
+            # ``symmetric_odd``'s first ghost is ``x[0]``, not ``2 x[0] - x[0]``,
+            # which an infinite x[0] would turn into nan (docs/semantics.md,
+            # "Infinities and nan").
+            source = source_index(base_mode(mode), n, offsets, xp=xp)
+            at_first = region & (source == 0)
+            at_last = region & (source == n - 1)
+            sign = sign + xp.where(at_first, first, 0) + xp.where(at_last, last, 0)
+            first = xp.where(at_first, 0, first)
+            last = xp.where(at_last, 0, last)
     return SideCoefficients(sign, first, last, value)
 
 
@@ -150,6 +162,9 @@ class Piece:
     inner: tuple[Piece, ...] = ()
     direct: bool = False
     weights: tuple[int, ...] = ()
+    # Per output position, what the cotangent is multiplied by before it folds
+    # (a per-side pad's net sign); () for 1.
+    scale: tuple[int, ...] = ()
 
 
 def _runs(sources: np.ndarray, first_position: int) -> list[Piece]:

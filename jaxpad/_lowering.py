@@ -42,6 +42,7 @@ from jax.interpreters import mlir
 from jaxpad._gather import broadcast_table, gather_tables
 from jaxpad._index_maps import (
     Piece,
+    SideCoefficients,
     SymbolicPadError,
     base_mode,
     effective_mode,
@@ -127,6 +128,36 @@ _WINDOW_REACH_SHARE = 1 / 8
 _MAX_DENSE_FOLD = 64
 
 _HALF_FLOATS = (np.dtype(jnp.float16), np.dtype(jnp.bfloat16))
+
+# Index arithmetic. XLA's index operands (band updates' starts, gather indices) are
+# int32 in these forms; an axis past that takes forms whose positions are static
+# (slices, pads, concatenates) or int64 indices. The forms' traced index values stay
+# within ``size + 4 n`` on an axis of ``n`` elements padded to ``size`` (offsets of
+# pads reduced to ``[-n, size]`` or one period of at most ``2 n``, plus up to two
+# periods of whole-period sums; docs/semantics.md, "How long an axis may be").
+_MAX_INT32 = int(np.iinfo(np.int32).max)
+
+
+def int32_indexes(n, size) -> bool:
+    """Whether int32 index arithmetic addresses an axis of ``n`` elements padded to
+    ``size`` (symbolic sizes: assumed, as JAX's own shapes are int32 there)."""
+    if not (_is_static(n) and _is_static(size)):
+        return True
+    return size + 4 * n <= _MAX_INT32
+
+
+def indexable(*shapes) -> bool:
+    """Whether every axis of ``shapes`` is short enough for an int32 start index
+    (``dynamic_update_slice`` clamps its starts against the axis length in the
+    index's type): the band updates are taken only then."""
+    return all(not _is_static(size) or size <= _MAX_INT32 for shape in shapes for size in shape)
+
+
+def index_dtype(n, size) -> np.dtype:
+    """The integer type of traced index arithmetic on one axis: int32 where it holds
+    ``int32_indexes``, else int64 (the front ends refuse such an axis with traced
+    pads when 64-bit types are off)."""
+    return np.dtype(np.int32) if int32_indexes(n, size) else np.dtype(np.int64)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,7 +297,10 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
     pieces = axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes)
     symbolic = not all(_is_static(shape[a]) and _is_static(out_shape[a]) for a in axes)
     as_tuple = tuple(pieces.items())
-    if symbolic or target.partitioned or target.platform == "cpu":
+    # The gather's index tables are int32: an axis too long for them takes the
+    # concatenate, whose positions are static.
+    long_axis = not all(int32_indexes(shape[a], out_shape[a]) for a in axes)
+    if symbolic or target.partitioned or target.platform == "cpu" or long_axis:
         # XLA:CPU: jnp.pad's own graph, a concatenate per axis of slices, mirrors and
         # tiled periods, which XLA fuses into what reads it. Written out first (lax.pad
         # or a zero buffer, then the bands in place), a stencil read it 0.35-0.8x
@@ -356,6 +390,7 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
         and last in pieces
         and operand_shape[-1] >= _MIN_UPDATED_ROW
         and not wide_1d
+        and indexable(operand_shape)
     ):
         form, limit, size = "bands", _MAX_FOLD_COMBINATIONS, _combination_count
     small = (
@@ -528,6 +563,10 @@ def _windows(mode, n, size, target):
         return None
     if not (_is_static(n) and _is_static(size)) or n == 0:
         return None
+    if not int32_indexes(n, size):
+        # Its static pieces span a share of the axis: on an axis this long they would
+        # be planned element by element; the gathers need no such table.
+        return None
     if mode == "constant":
         return (-n, size), (-n, size)
     # Pads in [min(0, size - n), max(0, size - n)] place the output inside the axis
@@ -614,7 +653,7 @@ def gather_padded(x, out_shape, pads_begin, mode, in_graph=()):
         if not pads_begin[axis] and size == n:
             continue
         if axis in in_graph:
-            offsets = lax.iota(jnp.int32, size) - pads_begin[axis]
+            offsets = lax.iota(index_dtype(n, size), size) - pads_begin[axis]
             tables[axis] = source_index(mode, n, offsets, xp=jnp)
         else:
             tables[axis] = source_index(mode, n, np.arange(size) - pads_begin[axis])
@@ -732,12 +771,12 @@ def build_fold(plan: FoldPlan, t, operand_shape):
 def extract(piece: Piece, t, axis: int):
     """The cotangent ``t``'s contribution to ``[src_start, src_stop)`` along ``axis``."""
     part = lax.slice_in_dim(t, piece.start, piece.stop, axis=axis)
+    if piece.scale:
+        part = scaled_along(part, piece.scale, axis)
     if piece.kind == "copy":
         return part
     if piece.kind == "weighted":
-        return (part * axis_vector(piece.weights, t.ndim, axis, t.dtype)).sum(
-            axis=axis, keepdims=True
-        )
+        return scaled_along(part, piece.weights, axis).sum(axis=axis, keepdims=True)
     if piece.kind == "reverse":
         return lax.rev(part, (axis,))
     if piece.kind == "sum":
@@ -924,7 +963,8 @@ def _placed(t, axes, combination, operand_shape):
 
 
 def normalized_pads(pads_begin, mode, n, size):
-    """``reduced_pad`` for traced pads of any integer dtype, as int32.
+    """``reduced_pad`` for traced pads of any integer dtype, in the axis's
+    ``index_dtype`` (int32 unless the axis is too long for it).
 
     The arithmetic runs in a dtype that holds the pads and the bounds: small dtypes
     are widened first (an int8 pad compared with an axis of 224, or taken modulo a
@@ -942,7 +982,7 @@ def normalized_pads(pads_begin, mode, n, size):
             reduced = jnp.maximum(reduced, -n)
     else:
         reduced = jnp.remainder(pads_begin, period(mode, n))
-    return reduced.astype(jnp.int32)
+    return reduced.astype(index_dtype(n, size))
 
 
 def _axis_offsets(pads_begin, static_pads, d, n, size, mode):
@@ -950,7 +990,7 @@ def _axis_offsets(pads_begin, static_pads, d, n, size, mode):
     if static_pads[d] is not None:
         return np.arange(size) - static_pads[d]
     pads = normalized_pads(pads_begin[..., d], mode, n, size)
-    return lax.iota(jnp.int32, size) - pads[..., None]
+    return lax.iota(pads.dtype, size) - pads[..., None]
 
 
 def active_axes(x_shape, shape, static_pads, num_batch):
@@ -1050,7 +1090,7 @@ def _fold_axis(t, pads, *, plan: AxisFold, n, mode, num_batch):
     pads = pads[..., None]
     if plan.form == "dense":
         return _fold_axis_dense(t, axis, pads, n, mode, num_batch)
-    sources = lax.iota(jnp.int32, n)
+    sources = lax.iota(pads.dtype, n)
 
     def read(positions, valid):
         """``t`` at output ``positions`` along the axis, zero where not ``valid``."""
@@ -1068,7 +1108,7 @@ def _fold_axis(t, pads, *, plan: AxisFold, n, mode, num_batch):
         # Each end source takes every position at or beyond it: one masked sum each.
         positions = sources + pads
         inner = (sources > 0) & (sources < n - 1) & (positions >= 0) & (positions < size)
-        offsets = broadcast_table(lax.iota(jnp.int32, size) - pads, t.shape, axis, num_batch)
+        offsets = broadcast_table(lax.iota(pads.dtype, size) - pads, t.shape, axis, num_batch)
         zeros = jnp.zeros_like(t)
         low = lax.select(offsets <= 0, t, zeros).sum(axis=axis, keepdims=True)
         high = lax.select(offsets >= n - 1, t, zeros).sum(axis=axis, keepdims=True)
@@ -1097,7 +1137,7 @@ def _fold_axis(t, pads, *, plan: AxisFold, n, mode, num_batch):
     # through one shifted read, then fold that period as the static fold does.
     length = -(-(size + p - 1) // p) * p
     shift = jnp.remainder(-pads, p)
-    positions = lax.iota(jnp.int32, length) - shift
+    positions = lax.iota(pads.dtype, length) - shift
     period_shape = t.shape[:axis] + (length,) + t.shape[axis + 1 :]
     part = gather_tables(t, {axis: jnp.clip(positions, 0, size - 1)}, num_batch)
     valid = broadcast_table((positions >= 0) & (positions < size), period_shape, axis, num_batch)
@@ -1217,7 +1257,8 @@ def _batched_window(t, starts, lengths, num_batch):
         operand_batching_dims=batch,
         start_indices_batching_dims=batch,
     )
-    indices = jnp.stack([starts[a].astype(jnp.int32) for a in axes], axis=-1)
+    dtype = jnp.result_type(*(starts[a] for a in axes))
+    indices = jnp.stack([starts[a].astype(dtype) for a in axes], axis=-1)
     return lax.gather(t, indices, dimension_numbers, slice_sizes, mode=lax.GatherScatterMode.CLIP)
 
 
@@ -1229,7 +1270,7 @@ def _fold_axis_dense(t, axis, pads, n, mode, num_batch):
     loop.
     """
     size = t.shape[axis]
-    offsets = lax.iota(jnp.int32, size) - pads
+    offsets = lax.iota(pads.dtype, size) - pads
     if mode == "constant":
         mapped = jnp.where((offsets >= 0) & (offsets < n), offsets, -1)
     else:
@@ -1251,14 +1292,18 @@ def _fold_axis_dense(t, axis, pads, n, mode, num_batch):
 
 # Per-side modes -------------------------------------------------------------------
 # ``mode`` is a tuple with one (begin, end) pair per axis when the sides of an axis
-# differ or use an arithmetic mode (odd reflections, dirichlet). Axes are padded one
-# after the other, as numpy pads them, each a concatenate of the pieces of its two
-# sides' base modes (``fill`` for a constant side: zeros here, the value is added by
-# ``_sides``), then ``sign * base + first * x[0] + last * x[n - 1]`` on the
-# arithmetic sides: slices, a concatenate and elementwise terms, which fuse with
-# their consumer as ``jnp.pad``'s chains do. The fold runs the axes in reverse,
-# each the one-sum fold of the base pieces of the signed cotangent plus the
-# reductions of the edge terms. Both are single forms on every platform.
+# differ or use an arithmetic mode (odd reflections, dirichlet). A per-side pad is
+# ``L(x) + V(values)``, both linear with static coefficients. ``L`` pads the axes one
+# after the other, as numpy does, each a concatenate of the pieces of its two sides'
+# base modes (``fill`` for a constant side: zeros), then ``sign * base + first * x[0]
+# + last * x[n - 1]`` on the arithmetic sides. ``V`` is a sum of separable terms
+# (``value_term``). Every term is computed only where its coefficient is not zero
+# (``scaled_along``): an element a position does not read cannot turn it into nan
+# (``0 * inf``), so an inf or nan in ``x``, the values or the cotangent reaches
+# exactly the positions whose net coefficient on it is not zero (docs/semantics.md,
+# "Infinities and nan"). The fold runs the base pieces, each scaled by its net sign,
+# plus the reductions of the edge terms (``"weighted"`` pieces). This section is the
+# only place the per-side formula is written: ``_sides`` parses and composes.
 
 
 def is_sided(mode) -> bool:
@@ -1288,17 +1333,179 @@ def axis_vector(values, ndim, axis, dtype):
     return np.asarray(values).astype(dtype).reshape(shape)
 
 
-def _edge_terms(coefficients, region, y, axis, n):
-    """``first * y[0] + last * y[n - 1]`` over ``region`` of an axis, or None."""
-    terms = None
+def scaled_along(y, coefficients, axis, ndim=None, dtype=None):
+    """``y * coefficients`` along ``axis``, 0 wherever a coefficient is 0 (whatever
+    ``y`` holds there: ``0 * inf`` would be nan); None where every coefficient is 0.
+
+    ``coefficients`` is a static vector (NumPy, only the terms that exist are built)
+    or a traced one (``dynamic_sided_pad``). ``y`` is of size 1 or
+    ``len(coefficients)`` along ``axis``, or a scalar (then ``ndim`` says the rank of
+    the result); the result broadcasts to that length."""
+    y = jnp.asarray(y)
+    dtype = y.dtype if dtype is None else dtype
+    ndim = y.ndim if ndim is None else ndim
+    shape = [1] * ndim
+    shape[axis] = -1
+    if isinstance(coefficients, jax.Array):
+        vector = coefficients.astype(dtype).reshape(shape)
+        return jnp.where(vector != 0, y * vector, jnp.zeros((), dtype))
+    coefficients = np.asarray(coefficients)
+    if not coefficients.any():
+        return None
+    if np.all(coefficients == 1) and y.ndim == ndim and y.shape[axis] == len(coefficients):
+        return y
+    product = y * coefficients.astype(dtype).reshape(shape)
+    if coefficients.all():
+        return product
+    return lax.select(
+        jnp.broadcast_to((coefficients != 0).reshape(shape), product.shape),
+        product,
+        jnp.zeros(product.shape, product.dtype),
+    )
+
+
+def _plus(total, term):
+    return term if total is None else total if term is None else total + term
+
+
+def sided_terms(base, y, coefficients, axis, n):
+    """``sign * base + first * y[0] + last * y[n - 1]`` along ``axis``, with
+    ``coefficients`` of the positions ``base`` holds (the base modes' reads) and ``y``
+    the array padded (its edges).
+    Each term only where its coefficient is not zero; zeros where none is."""
+    total = scaled_along(base, coefficients.sign, axis)
     for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
-        values = coefficient[region]
-        if not np.any(values):
-            continue
         edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
-        term = edge * axis_vector(values, y.ndim, axis, y.dtype)
-        terms = term if terms is None else terms + term
-    return terms
+        total = _plus(total, scaled_along(edge, coefficient, axis))
+    if total is None:
+        return jnp.zeros(base.shape, base.dtype)
+    return jnp.broadcast_to(total, base.shape)
+
+
+def side_regions(n, size, lo):
+    """The output ranges ``(start, stop)`` of an axis of ``n`` elements padded to
+    ``size`` by ``lo`` before: begin side, copy of ``x``, end side (possibly empty).
+    Coefficients are computed on the sides only, never over the whole axis."""
+    first = min(max(lo, 0), size)
+    stop = min(max(lo + n, first), size)
+    return (0, first), (first, stop), (stop, size)
+
+
+def whole_axis_coefficients(modes, n, size, lo):
+    """``side_coefficients`` of every output position of an axis and the mask of its
+    begin side, for the elementwise compositions (``_sides``): NumPy vectors, or on an
+    axis too long for that (``int32_indexes``) the sides' coefficients around a
+    broadcast copy, built in the program."""
+    if int32_indexes(n, size):
+        offsets = np.arange(size) - lo
+        return side_coefficients(modes, n, offsets), offsets < 0
+    (b0, b1), (c0, c1), (e0, e1) = side_regions(n, size, lo)
+    begin = side_coefficients(modes, n, np.arange(b0, b1) - lo)
+    end = side_coefficients(modes, n, np.arange(e0, e1) - lo)
+
+    def whole(name, copy):
+        parts = (getattr(begin, name), np.full((c1 - c0,), copy), getattr(end, name))
+        return jnp.concatenate([jnp.asarray(part, np.int32) for part in parts])
+
+    mask = jnp.concatenate([jnp.ones((b1 - b0,), bool), jnp.zeros((size - b1,), bool)])
+    coefficients = SideCoefficients(
+        whole("sign", 1), whole("first", 0), whole("last", 0), whole("value", 0)
+    )
+    return coefficients, mask
+
+
+def _coefficient_runs(modes, n, size, lo, box, pick):
+    """A piecewise coefficient along one axis over ``box``: ``(length, c)`` runs, ``c``
+    a vector on a side (``pick(side, coefficients)``) or a scalar on the copy."""
+    segments = []
+    for side, (start, stop) in enumerate(side_regions(n, size, lo)):
+        start, stop = max(start, box[0]), min(stop, box[1])
+        if stop <= start:
+            continue
+        if side == 1:
+            segments.append((stop - start, pick(side, None)))
+        else:
+            offsets = np.arange(start, stop) - lo
+            segments.append((stop - start, pick(side, side_coefficients(modes, n, offsets))))
+    return segments
+
+
+def _along(y, axis, length, ndim):
+    """``y`` (size 1 along ``axis``, or of lower rank) broadcast to ``length`` there."""
+    y = jnp.asarray(y)
+    y = y.reshape((1,) * (ndim - y.ndim) + y.shape)
+    shape = list(y.shape)
+    shape[axis] = length
+    return jnp.broadcast_to(y, shape)
+
+
+def _scaled_runs(y, segments, axis, ndim):
+    """``y`` (size 1 along ``axis``) times a piecewise coefficient (``_coefficient_runs``)
+    along ``axis``, each run only where its coefficient is not zero; None where all
+    are 0. No vector as long as the axis is built: the copy is one broadcast."""
+    if all(np.ndim(c) == 0 and c == 0 for _, c in segments):
+        return None
+    if all(np.ndim(c) == 0 and c == 1 for _, c in segments):
+        return y
+    y = jnp.asarray(y)
+    y = y.reshape((1,) * (ndim - y.ndim) + y.shape)
+    parts = []
+    for length, c in segments:
+        part = scaled_along(y, c, axis, ndim) if np.ndim(c) else None if c == 0 else y * c
+        if part is None:
+            part = jnp.zeros_like(y)
+        parts.append(_along(part, axis, length, ndim))
+    return lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+
+
+def value_term(values, modes, x_shape, out_shape, pads_begin, box=None):
+    """``V(values)``: what the side values add to ``L(x)``, over ``box`` (one
+    ``(start, stop)`` range of output positions per axis; the whole output by
+    default), or None where no value reaches it.
+
+    The value of side ``s`` of axis ``k`` lands on that side's region of axis ``k``
+    (times 1 for ``constant``, 2 for ``dirichlet``), spread over the whole extent of
+    the axes padded before ``k`` and carried through the axes padded after it by
+    what they make of a constant (``row_sum``: 1 where they copy or mirror, 0 on a
+    constant side, -1 on a dirichlet side). Each factor only where it is not zero."""
+    ndim = len(x_shape)
+    dtype = values.dtype
+    compute = np.dtype(np.int32) if dtype == np.bool_ else dtype
+    box = tuple((0, size) for size in out_shape) if box is None else tuple(box)
+    # Unpadded axes (possibly of symbolic size) neither hold a value nor carry one.
+    padded = [a for a in range(ndim) if pads_begin[a] or out_shape[a] != x_shape[a]]
+
+    def segments(axis, pick):
+        return _coefficient_runs(
+            modes[axis], x_shape[axis], out_shape[axis], pads_begin[axis], box[axis], pick
+        )
+
+    carried = {
+        axis: segments(axis, lambda side, c: 1 if c is None else c.row_sum()) for axis in padded
+    }
+    total = None
+    for axis in padded:
+        for side in (0, 1):
+            weights = segments(
+                axis, lambda region, c, side=side: c.value if region == 2 * side else 0
+            )
+            term = values[axis, side].astype(compute).reshape((1,) * ndim)
+            term = _scaled_runs(term, weights, axis, ndim)
+            for later in (a for a in padded if a > axis):
+                if term is not None:
+                    term = _scaled_runs(term, carried[later], later, ndim)
+            total = _plus(total, term)
+    if total is None:
+        return None
+    return jnp.broadcast_to(total, tuple(hi - lo for lo, hi in box))
+
+
+def add_values(padded: jax.Array, term) -> jax.Array:
+    if term is None:
+        return padded
+    if padded.dtype == np.bool_:
+        return (padded.astype(term.dtype) + term).astype(np.bool_)
+    return padded + term
 
 
 def build_sided_pad(x, values, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
@@ -1309,23 +1516,26 @@ def build_sided_pad(x, values, out_shape, pads_begin, mode, target=Target(), fn_
     written in place, computed from ``x`` alone: along the axes before its own, the
     band spans their copy of ``x``; along the axes after it, the whole output (the
     band padded along them by ``_sided_blocks``), so that the corners follow the
-    axes' order. A concatenate per axis would write each intermediate out (2x
-    constant ``lax.pad`` at 1024x1024, docs/modes.md). Programs partitioned over
-    several devices take the concatenates (``_sided_blocks``) instead.
+    axes' order; the values' term over the band's box is added to it. A concatenate
+    per axis would write each intermediate out (2x constant ``lax.pad`` at
+    1024x1024, docs/modes.md). Programs partitioned over several devices and axes
+    too long for an index (``plan_sided_pad``) take the concatenates
+    (``_sided_blocks``) instead.
     """
     if any(size == 0 for size in out_shape):
         return jnp.zeros(out_shape, x.dtype)
     axes = tuple(_sided_axes(x.shape, out_shape, pads_begin, mode, fn_name))
-    if target.partitioned:
+    if plan_sided_pad(x.shape, out_shape, target) == "blocks":
         # Slices and concatenates along a sharded axis partition into halo exchanges;
         # in-place updates there would gather the operand.
-        return _sided_blocks(x, values, axes, out_shape, pads_begin, mode)
+        padded = _sided_blocks(x, axes, out_shape, pads_begin, mode)
+        return add_values(padded, value_term(values, mode, x.shape, out_shape, pads_begin))
     config = [(0, 0, 0)] * x.ndim
     for axis in axes:
         config[axis] = (pads_begin[axis], out_shape[axis] - x.shape[axis] - pads_begin[axis], 0)
     out = lax.pad(x, np.zeros((), x.dtype), config)
     for k, axis in enumerate(axes):
-        band_source, starts = x, [0] * x.ndim
+        band_source, box = x, [(0, size) for size in out_shape]
         for earlier in axes[:k]:
             lo, hi = _copied_positions(x.shape[earlier], out_shape[earlier], pads_begin[earlier])
             if hi <= lo:
@@ -1334,26 +1544,30 @@ def build_sided_pad(x, values, out_shape, pads_begin, mode, target=Target(), fn_
             band_source = lax.slice_in_dim(
                 band_source, lo - pads_begin[earlier], hi - pads_begin[earlier], axis=earlier
             )
-            starts[earlier] = lo
+            box[earlier] = (lo, hi)
         if band_source is None:  # an earlier axis keeps no element of x: no band here
             continue
         n, size, lo = x.shape[axis], out_shape[axis], pads_begin[axis]
         pieces = sorted(
             fold_pieces(_base_pair(mode[axis]), n, lo, size, fill=True), key=lambda p: p.start
         )
-        offsets = np.arange(size) - lo
-        coefficients = side_coefficients(mode[axis], n, offsets)
-        for side, region in ((0, offsets < 0), (1, offsets >= n)):
-            if not region.any():
+        begin, _, end = side_regions(n, size, lo)
+        for start, stop in (begin, end):
+            if stop <= start:
                 continue
-            start, stop = _region_bounds(region)
-            band = _sided_band(
-                band_source, values[axis, side], axis, n, pieces, coefficients, start, stop
-            )
-            band = _sided_blocks(band, values, axes[k + 1 :], out_shape, pads_begin, mode)
-            starts[axis] = start
-            out = lax.dynamic_update_slice(out, band, starts)
+            band = _sided_band(band_source, axis, n, lo, pieces, mode[axis], start, stop)
+            band = _sided_blocks(band, axes[k + 1 :], out_shape, pads_begin, mode)
+            box[axis] = (start, stop)
+            band = add_values(band, value_term(values, mode, x.shape, out_shape, pads_begin, box))
+            out = lax.dynamic_update_slice(out, band, [lo for lo, _ in box])
     return out
+
+
+def plan_sided_pad(shape, out_shape, target=Target()) -> str:
+    """``"bands"`` (in place) or ``"blocks"`` (concatenates), for a per-side pad."""
+    if target.partitioned or not indexable(shape, out_shape):
+        return "blocks"
+    return "bands"
 
 
 def _copied_positions(n, size, lo):
@@ -1361,73 +1575,59 @@ def _copied_positions(n, size, lo):
     return min(max(lo, 0), size), max(min(lo + n, size), 0)
 
 
-def _region_bounds(region):
-    return int(np.argmax(region)), int(len(region) - np.argmax(region[::-1]))
-
-
-def _sided_blocks(y, values, axes, out_shape, pads_begin, mode):
-    """``y`` padded along ``axes`` in order: each axis one concatenate of its begin
-    band, its copy of ``y`` and its end band (used on thin bands)."""
+def _sided_blocks(y, axes, out_shape, pads_begin, mode):
+    """``L(y)`` along ``axes`` in order: each axis one concatenate of its begin band,
+    its copy of ``y`` and its end band."""
     for axis in axes:
         n, size, lo = y.shape[axis], out_shape[axis], pads_begin[axis]
         pieces = sorted(
             fold_pieces(_base_pair(mode[axis]), n, lo, size, fill=True), key=lambda p: p.start
         )
-        offsets = np.arange(size) - lo
-        coefficients = side_coefficients(mode[axis], n, offsets)
         blocks = []
-        for side, region in enumerate((offsets < 0, (offsets >= 0) & (offsets < n), offsets >= n)):
-            if not region.any():
+        for side, (start, stop) in enumerate(side_regions(n, size, lo)):
+            if stop <= start:
                 continue
-            start, stop = _region_bounds(region)
             if side == 1:
                 blocks.append(lax.slice_in_dim(y, start - lo, stop - lo, axis=axis))
             else:
-                value = values[axis, side // 2]
-                blocks.append(_sided_band(y, value, axis, n, pieces, coefficients, start, stop))
+                blocks.append(_sided_band(y, axis, n, lo, pieces, mode[axis], start, stop))
         y = lax.concatenate(blocks, axis) if len(blocks) > 1 else blocks[0]
     return y
 
 
-def _sided_band(y, value, axis, n, pieces, coefficients, start, stop):
-    """Output positions ``[start, stop)`` of one side of ``axis``: the base mode's
-    pieces, times the sign, plus the edge and value terms."""
-    band_shape = list(y.shape)
-    band_shape[axis] = stop - start
-    weights = coefficients.value[start:stop]
-    if not coefficients.sign[start:stop].any():  # a constant side: its value only
-        return jnp.broadcast_to(value, band_shape)
+def _sided_band(y, axis, n, lo, pieces, modes, start, stop):
+    """``L`` at output positions ``[start, stop)`` of one side of ``axis``."""
+    coefficients = side_coefficients(modes, n, np.arange(start, stop) - lo)
+    if not coefficients.sign.any():  # a constant side: its value only
+        band_shape = list(y.shape)
+        band_shape[axis] = stop - start
+        return jnp.zeros(band_shape, y.dtype)
     parts = [piece_values(y, piece, axis) for piece in pieces if start <= piece.start < stop]
     band = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
-    sign = coefficients.sign[start:stop]
-    if np.any(sign == -1):
-        band = band * axis_vector(sign, y.ndim, axis, y.dtype)
-    terms = _edge_terms(coefficients, slice(start, stop), y, axis, n)
-    if terms is not None:
-        band = band + terms
-    if weights.any():
-        band = band + value * axis_vector(weights, y.ndim, axis, y.dtype)
-    return band
+    return sided_terms(band, y, coefficients, axis, n)
 
 
 def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Target()):
-    """The fold of a per-side pad as the static fold's plan: the base modes' pieces
-    plus ``"weighted"`` pieces for the edge terms, applied to the cotangent times the
-    sides' signs (``sided_signs``); the weights carry the sign back out."""
+    """The fold of a per-side pad as the static fold's plan: the base modes' pieces,
+    each scaled by the net sign of the positions it reads, plus ``"weighted"`` pieces
+    for the edge terms."""
     pieces = {}
     for axis in _sided_axes(operand_shape, t_shape, pads_begin, mode, "jaxpad.pad"):
         n, size, lo = operand_shape[axis], t_shape[axis], pads_begin[axis]
-        axis_pieces = fold_pieces(_base_pair(mode[axis]), n, lo, size)
-        coefficients = side_coefficients(mode[axis], n, np.arange(size) - lo)
-        for region in (np.arange(size) - lo < 0, np.arange(size) - lo >= n):
-            if not region.any():
+        axis_pieces = [
+            _scaled_piece(piece, mode[axis], n, lo)
+            for piece in fold_pieces(_base_pair(mode[axis]), n, lo, size)
+        ]
+        begin, _, end = side_regions(n, size, lo)
+        for start, stop in (begin, end):
+            if stop <= start:
                 continue
-            start, stop = _region_bounds(region)
+            coefficients = side_coefficients(mode[axis], n, np.arange(start, stop) - lo)
             for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
-                weights = (coefficient * coefficients.sign)[start:stop]
-                if weights.any():
+                if coefficient.any():
+                    weights = tuple(int(w) for w in coefficient)
                     axis_pieces.append(
-                        Piece(index, index + 1, start, stop, "weighted", weights=tuple(weights))
+                        Piece(index, index + 1, start, stop, "weighted", weights=weights)
                     )
         pieces[axis] = tuple(axis_pieces)
     if any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape):
@@ -1435,21 +1635,17 @@ def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Targ
     return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
 
 
-def sided_signs(t_shape, operand_shape, pads_begin, mode):
-    """The sign vectors of the axes where a side mirrors with a minus."""
-    signs = {}
-    for axis in _padded_axes(operand_shape, t_shape, pads_begin):
-        n, size, lo = operand_shape[axis], t_shape[axis], pads_begin[axis]
-        sign = side_coefficients(mode[axis], n, np.arange(size) - lo).sign
-        if np.any(sign == -1):
-            signs[axis] = sign
-    return signs
+def _scaled_piece(piece, modes, n, lo):
+    if lo <= piece.start and piece.stop <= lo + n:  # the copy: sign 1
+        return piece
+    scale = side_coefficients(modes, n, np.arange(piece.start, piece.stop) - lo).sign
+    if np.all(scale == 1):
+        return piece
+    return dataclasses.replace(piece, scale=tuple(int(s) for s in scale))
 
 
 def build_sided_fold(t, operand_shape, pads_begin, mode, target):
     plan = plan_sided_fold(operand_shape, t.shape, pads_begin, mode, t.dtype, target)
     if plan.form == "zeros":
         return jnp.zeros(operand_shape, t.dtype)
-    for axis, sign in sided_signs(t.shape, operand_shape, pads_begin, mode).items():
-        t = t * axis_vector(sign, t.ndim, axis, t.dtype)
     return build_fold(plan, t, operand_shape)

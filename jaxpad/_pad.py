@@ -20,6 +20,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks, _sides
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
 from jaxpad._sharded_pad import (
+    check_long_split_axes,
     partitioned_fold_lowering,
     partitioned_pad_lowering,
     request_devices,
@@ -119,6 +120,9 @@ def pad(
     if crop_first:
         x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
     sided = not isinstance(mode, str) and x.dtype != np.bool_ and not any(interior)
+    if wants_devices(x):
+        out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
+        check_long_split_axes(_FN, x.shape, out_shape, pads_begin)
     if sided and wants_devices(x):
         # Sharded: one-mode pads plan their exchange (docs/sharding.md); the signs,
         # edge rows and values are elementwise.
@@ -245,7 +249,7 @@ def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
     need_x = ad.is_undefined_primal(x)
     need_value = ad.is_undefined_primal(pad_value)
     t_x = None
-    if need_x or (need_value and mode == "constant"):
+    if need_x:
         t_x = fold_p.bind(
             t,
             pads_begin=pads_begin,
@@ -254,15 +258,18 @@ def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
             mode=mode,
             operand_shape=tuple(operand_shape),
         )
-        if need_x:
-            t_x = match_sharding(t_x, x.aval)
+        t_x = match_sharding(t_x, x.aval)
     t_value = None
     if need_value and not isinstance(mode, str):
         t_value = _sides.value_cotangent(t, mode, operand_shape, pads_begin)
     elif need_value:
         if mode == "constant":
-            # Every output position not copied from x holds the pad value.
-            t_value = t.sum() - t_x.sum()
+            # Every output position not copied from x holds the pad value. Summed
+            # there alone: ``t.sum() - fold(t).sum()`` would turn an inf in the copied
+            # positions into nan (docs/semantics.md, "Infinities and nan").
+            params = dict(pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode)
+            copied = pad_p.bind(jnp.ones(operand_shape, bool), np.zeros((), bool), **params)
+            t_value = lax.select(copied, jnp.zeros_like(t), t).sum()
         else:
             t_value = ad.Zero(pad_value.aval)
     return [t_x if need_x else None, t_value]

@@ -50,6 +50,7 @@ from jax.interpreters import ad, batching, mlir
 from jax.sharding import NamedSharding, PartitionSpec
 
 from jaxpad._index_maps import MODES, effective_mode, period, source_index
+from jaxpad._lowering import index_dtype, int32_indexes
 from jaxpad._sharding import devices_known
 
 # Plans (NumPy only) ----------------------------------------------------------------
@@ -588,6 +589,25 @@ batching.primitive_batchers[_marker_p] = lambda args, dims, **params: (
 mlir.register_lowering(_marker_p, lambda ctx, value, *, jaxpr: [value])
 
 
+def check_long_split_axes(fn_name: str, x_shape, out_shape, pads_begin) -> None:
+    """A pad over several devices computes the rows of a long split axis in the
+    program (``_static_plan``), from global positions: in int64 where the axis is too
+    long for int32, which needs JAX's 64-bit types. ``pads_begin``: ints, or None
+    where traced. Which axes XLA splits is not known yet: every padded one counts."""
+    if jax.config.read("jax_enable_x64"):
+        return
+    for axis, (n, size, lo) in enumerate(zip(x_shape, out_shape, pads_begin)):
+        padded = lo is None or lo != 0 or size != n
+        if padded and not int32_indexes(n, size):
+            raise ValueError(
+                f"{fn_name}: axis {axis} of x has {n} elements (padded to {size}); over "
+                f"several devices its rows are found in the program with 64-bit indices "
+                f"(size + 4 * x.shape[{axis}] exceeds 2**31 - 1), which need "
+                "jax.config.update('jax_enable_x64', True). Enable it, or pad that axis "
+                "where it is not split."
+            )
+
+
 def wants_devices(x) -> bool:
     """Whether ``x`` is traced in a program over a mesh of several devices, outside
     ``shard_map``: the programs whose pads plan their exchange.
@@ -722,13 +742,16 @@ def _dynamic_exchange(
     other offsets: every device must take the same branch (XLA's collectives
     rendezvous over the whole mesh), so the bound's test is reduced over them.
     """
-    index = lax.axis_index(names)
+    # Global positions: int64 on an axis too long for int32 (``check_long_split_axes``
+    # makes sure 64-bit types are on then).
+    dtype = index_dtype(plan.n, plan.size)
+    index = lax.axis_index(names).astype(dtype)
     n, in_block = plan.n, plan.in_block
-    positions = index * plan.out_block + lax.iota(jnp.int32, plan.out_block)
+    positions = index * plan.out_block + lax.iota(dtype, plan.out_block)
     if static_shift is None:
-        shift = _centered(pads.astype(jnp.int32), plan.mode, n)
+        shift = _centered(pads.astype(dtype), plan.mode, n)
     else:
-        shift = jnp.int32(static_shift)
+        shift = jnp.asarray(static_shift, dtype)
     offsets = positions - shift[..., None]
     # One row of offsets per example (a static shift is shared by all).
     offsets = jnp.broadcast_to(offsets, x.shape[:num_batch] + offsets.shape[-1:])

@@ -10,8 +10,9 @@ sum of separable terms: the value of side ``s`` of axis ``k`` lands on that side
 region of axis ``k`` (times 1 for ``constant``, 2 for ``dirichlet``), spread over the
 whole extent of the axes padded before ``k`` and carried through the axes padded
 after it by what they make of a constant (``row_sum``: 1 where they copy or mirror, 0
-on a constant side, -1 on a dirichlet side). ``value_term`` builds it for the
-primitive's transpose (the values' cotangent) and for values batched per example.
+on a constant side, -1 on a dirichlet side). ``_lowering.value_term`` builds it,
+with the rest of the per-side formula; here it serves the primitive's transpose (the
+values' cotangent) and values batched per example.
 """
 
 from __future__ import annotations
@@ -35,7 +36,16 @@ from jaxpad._index_maps import (
     side_coefficients,
     source_index,
 )
-from jaxpad._lowering import axis_vector
+from jaxpad._lowering import (
+    add_values,
+    index_dtype,
+    scaled_along,
+    sided_terms,
+    value_term,
+    whole_axis_coefficients,
+)
+
+__all__ = ["add_values", "value_term"]  # the per-side formula lives in _lowering
 
 Sides = tuple[tuple[str, str], ...]
 
@@ -124,45 +134,6 @@ def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, 
     return jnp.stack([jnp.stack(row) for row in rows])
 
 
-def value_term(values, modes: Sides, x_shape, out_shape, pads_begin):
-    """``V(values)``: what the side values add to ``L(x)`` (the module docstring)."""
-    ndim = len(x_shape)
-    dtype = values.dtype
-    compute = np.dtype(np.int32) if dtype == np.bool_ else dtype
-    # Unpadded axes (possibly of symbolic size) neither hold a value nor carry one.
-    padded = [a for a in range(ndim) if pads_begin[a] or out_shape[a] != x_shape[a]]
-    coefficients = {
-        axis: side_coefficients(
-            modes[axis], x_shape[axis], np.arange(out_shape[axis]) - pads_begin[axis]
-        )
-        for axis in padded
-    }
-    total = None
-    for axis in padded:
-        offsets = np.arange(out_shape[axis]) - pads_begin[axis]
-        for side, region in enumerate((offsets < 0, offsets >= x_shape[axis])):
-            weights = np.where(region, coefficients[axis].value, 0)
-            if not weights.any():
-                continue
-            term = values[axis, side].astype(compute) * axis_vector(weights, ndim, axis, compute)
-            for later in (a for a in padded if a > axis):
-                carried = coefficients[later].row_sum()
-                if not np.all(carried == 1):
-                    term = term * axis_vector(carried, ndim, later, compute)
-            total = term if total is None else total + term
-    if total is None:
-        return None
-    return jnp.broadcast_to(total, out_shape)
-
-
-def add_values(padded: jax.Array, term) -> jax.Array:
-    if term is None:
-        return padded
-    if padded.dtype == np.bool_:
-        return (padded.astype(term.dtype) + term).astype(np.bool_)
-    return padded + term
-
-
 def dynamic_sided_pad(x, entries, shape, modes: Sides, values):
     """``dynamic_pad`` with per-side modes and traced pads, as ``jnp`` operations.
 
@@ -184,53 +155,52 @@ def dynamic_sided_pad(x, entries, shape, modes: Sides, values):
             padded = jnp.zeros(out_shape, y.dtype)
             y = padded if values is None else padded + values[axis, 0].astype(y.dtype)
             continue
-        reduced, extra = _reduced_sided_pad(pad, n, size, modes[axis], y.dtype)
-        offsets = lax.iota(np.int32, size) - reduced
+        dtype = index_dtype(n, size)
+        reduced, extra = _reduced_sided_pad(pad, n, size, modes[axis], y.dtype, dtype)
+        offsets = lax.iota(dtype, size) - reduced
         coefficients = side_coefficients(modes[axis], n, offsets, xp=jnp, periods_before=extra)
         sources = jnp.clip(offsets, 0, n - 1)
         for region, side_mode in ((offsets < 0, modes[axis][0]), (offsets >= n, modes[axis][1])):
             if side_mode != "constant":
                 mapped = source_index(base_mode(side_mode), n, offsets, xp=jnp)
                 sources = jnp.where(region, mapped, sources)
-        shape_along = [1] * y.ndim
-        shape_along[axis] = size
-
-        def along(vector, shape_along=shape_along):
-            return vector.astype(y.dtype).reshape(shape_along)
-
-        first = lax.slice_in_dim(y, 0, 1, axis=axis)
-        last = lax.slice_in_dim(y, n - 1, n, axis=axis)
         gathered = jnp.take(y, sources, axis=axis)
         if y.dtype == np.bool_:  # copies only: the arithmetic modes were refused
-            padded = gathered & along(coefficients.sign != 0)
+            keep = [size if a == axis else 1 for a in range(y.ndim)]
+            padded = gathered & (coefficients.sign != 0).reshape(keep)
         else:
-            padded = (
-                gathered * along(coefficients.sign)
-                + first * along(coefficients.first)
-                + last * along(coefficients.last)
-            )
+            padded = sided_terms(gathered, y, coefficients, axis, n)
         if values is not None:
             for side, region in enumerate((offsets < 0, offsets >= n)):
+                compute = np.dtype(np.int32) if y.dtype == np.bool_ else y.dtype
                 weight = jnp.where(region, coefficients.value, 0)
-                term = values[axis, side] * along(weight)
-                padded = padded | term.astype(bool) if y.dtype == np.bool_ else padded + term
+                term = scaled_along(values[axis, side].astype(compute), weight, axis, y.ndim)
+                padded = add_values(padded, term)
         y = padded
     return y
 
 
-def _reduced_sided_pad(pad, n: int, size: int, modes, dtype):
-    """An int32 pad reading as ``pad`` does, and the whole periods each side skipped
-    (in ``dtype``, for the odd modes' drift)."""
-    if isinstance(pad, int):
-        pad = np.asarray(pad, jax.dtypes.canonicalize_dtype(np.int64))
-    pad = jnp.asarray(pad)
-    if jnp.iinfo(pad.dtype).bits < 32:
-        pad = pad.astype(np.int32)
+def _reduced_sided_pad(pad, n: int, size: int, modes, dtype, index=np.int32):
+    """A pad of the ``index`` dtype reading as ``pad`` does, and the whole periods
+    each side skipped (in ``dtype``, for the odd modes' drift)."""
     periods = []
     for side_mode in modes:
         side_mode = "edge" if n == 1 else side_mode
         base = base_mode(side_mode)
         periods.append(period(base, n) if base in ("reflect", "symmetric", "wrap") else 1)
+    compute = np.dtype(np.int32) if np.dtype(dtype) == np.bool_ else np.dtype(dtype)
+    if isinstance(pad, int):
+        # Exactly, in Python: a static pad of any size (past int32 with 64-bit types
+        # off, where it cannot become an array first).
+        before, after = max(pad - size, 0), max(-n - pad, 0)
+        reduced = (
+            size + before % periods[0] if before else -n - after % periods[1] if after else pad
+        )
+        turns = (-(before // periods[0]), after // periods[1])
+        return jnp.asarray(reduced, index), tuple(_wrapped(turn, compute) for turn in turns)
+    pad = jnp.asarray(pad)
+    if jnp.iinfo(pad.dtype).bits < jnp.iinfo(index).bits:
+        pad = pad.astype(index)
     zero = jnp.zeros((), pad.dtype)
     before_excess = jnp.where(pad > size, pad - size, zero)
     unsigned = jnp.issubdtype(pad.dtype, jnp.unsignedinteger)
@@ -239,13 +209,21 @@ def _reduced_sided_pad(pad, n: int, size: int, modes, dtype):
     turns_after = after_excess // periods[1]
     reduced = jnp.where(
         pad > size,
-        size + (before_excess % periods[0]).astype(np.int32),
-        jnp.where(pad < -n, -n - (after_excess % periods[1]).astype(np.int32), pad.astype(np.int32))
+        size + (before_excess % periods[0]).astype(index),
+        jnp.where(pad < -n, -n - (after_excess % periods[1]).astype(index), pad.astype(index))
         if not unsigned
-        else pad.astype(np.int32),
-    ).astype(np.int32)
-    compute = np.dtype(np.int32) if np.dtype(dtype) == np.bool_ else dtype
+        else pad.astype(index),
+    ).astype(index)
     return reduced, (-turns_before.astype(compute), turns_after.astype(compute))
+
+
+def _wrapped(turns: int, dtype: np.dtype):
+    """A Python int in ``dtype``: integers wrap as the array arithmetic would."""
+    if np.issubdtype(dtype, np.integer):
+        bits = np.iinfo(dtype).bits
+        turns = (turns + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
+        return jnp.asarray(np.asarray(turns).astype(dtype))
+    return jnp.asarray(float(turns), dtype)
 
 
 def value_cotangent(t, modes: Sides, x_shape, pads_begin):
@@ -271,24 +249,17 @@ def composed_pad(x, values, pads_begin, pads_end, modes: Sides, pad_one_mode):
         if not (lo or hi):
             continue
         n = y.shape[axis]
-        offsets = np.arange(lo + n + hi) - lo
-        coefficients = side_coefficients(modes[axis], n, offsets)
+        coefficients, begin = whole_axis_coefficients(modes[axis], n, lo + n + hi, lo)
         begins, ends = [0] * ndim, [0] * ndim
         begins[axis], ends[axis] = lo, hi
         bases = [base_mode(side) for side in modes[axis]]
         pads = [pad_one_mode(y, begins, ends, base) for base in dict.fromkeys(bases)]
         if len(pads) == 2:
-            padded = jnp.where(axis_vector(offsets < 0, ndim, axis, bool), pads[0], pads[1])
+            along = [lo + n + hi if a == axis else 1 for a in range(ndim)]
+            padded = jnp.where(jnp.reshape(begin, along), pads[0], pads[1])
         else:
             padded = pads[0]
-        out = padded * axis_vector(coefficients.sign, ndim, axis, y.dtype)
-        for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
-            if np.any(coefficient):
-                edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
-                out = out + edge * axis_vector(coefficient, ndim, axis, y.dtype)
-        for side, region in enumerate((offsets < 0, offsets >= n)):
-            weights = np.where(region, coefficients.value, 0)
-            if weights.any():
-                out = out + values[axis, side] * axis_vector(weights, ndim, axis, y.dtype)
-        y = out
-    return y
+        y = sided_terms(padded, y, coefficients, axis, n)
+    # The values' term once, with net coefficients (a value carried through a later
+    # odd or dirichlet axis is ``2 v - v``, which an infinite v would make nan).
+    return add_values(y, value_term(values, modes, x.shape, y.shape, pads_begin))

@@ -258,6 +258,22 @@ def test_a_long_axis_computes_its_rows_in_the_program():
     assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
 
 
+def test_a_split_axis_too_long_for_int32_needs_x64():
+    # Its rows are computed in the program from global positions: int64 there. Lowered,
+    # not run (a bfloat16 axis of 2**31 + 8 elements is 4 GiB).
+    mesh = mesh_of("auto")
+    long = 2**31 + 8
+    x = jax.ShapeDtypeStruct((long,), jnp.bfloat16, sharding=NamedSharding(mesh, P("x")))
+    with jax.set_mesh(mesh):
+        with pytest.raises(ValueError, match=r"^jaxpad\.pad: axis 0 of x has 2147483656 .*x64"):
+            jax.jit(lambda x: jaxpad.pad(x, [3], [5], "reflect")).lower(x)
+        with pytest.raises(ValueError, match=r"^jaxpad\.dynamic_pad: axis 0 of x has"):
+            jax.jit(lambda x: jaxpad.dynamic_pad(x, (3,), (long + 8,), "wrap")).lower(x)
+        with jax.enable_x64(True):
+            text = jax.jit(lambda x: jaxpad.pad(x, [3], [5], "reflect")).lower(x).as_text()
+    assert "2147483664xbf16" in text
+
+
 def test_export_under_a_mesh_takes_the_plain_lowering():
     # jax.export serializes no custom_partitioning op: exported programs partition the
     # single-device lowering, as before the planned exchange.
