@@ -1,8 +1,13 @@
-"""Skips the optional layer modules' doctests when their framework is not installed
-(``pip install -e ".[flax,equinox]"`` runs them); their tests skip themselves."""
+"""Skips the optional integration modules' doctests when their framework is not
+installed (``pip install -e ".[flax,equinox,onnx]"`` runs them); their tests skip
+themselves."""
 
 import importlib.util
 
+_OPTIONAL = {"flax": "flax", "equinox": "equinox", "onnx": "jax2onnx"}
+
 collect_ignore = [
-    f"jaxpad/{name}.py" for name in ("flax", "equinox") if importlib.util.find_spec(name) is None
+    f"jaxpad/{module}.py"
+    for module, package in _OPTIONAL.items()
+    if importlib.util.find_spec(package) is None
 ]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -48,7 +49,7 @@ from jaxpad._sharded_pad import (
     wants_devices,
 )
 from jaxpad._sharding import match_sharding, match_varying, same_axes_sharding
-from jaxpad._typing import DynamicPads, Modes
+from jaxpad._typing import DynamicPads, Modes, PadValue
 
 _FN = "jaxpad.dynamic_pad"
 
@@ -58,7 +59,7 @@ def dynamic_pad(
     pads_begin: DynamicPads,
     shape: Sequence[int],
     mode: Modes = "constant",
-    pad_value: ArrayLike | None = None,
+    pad_value: PadValue | None = None,
     *,
     max_pad: int | Sequence[int | None] | None = None,
 ) -> jax.Array:
@@ -115,6 +116,8 @@ def dynamic_pad(
     x = jnp.asarray(x)
     ndim = x.ndim
     mode = _sides.parse_modes(_FN, mode, ndim)
+    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
+    value: Any = pad_value
     shape = _checks.static_int_tuple(_FN, "shape", shape, allow_symbolic=True)
     if len(shape) != ndim:
         raise ValueError(
@@ -122,8 +125,10 @@ def dynamic_pad(
             f"got {len(shape)}: {shape}."
         )
     _checks.check_non_negative(_FN, "shape", shape)
+    if _sides.has_faces(value, ndim):
+        return _sided(x, pads_begin, shape, mode, value, max_pad)
     if not isinstance(mode, str) or not (
-        pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
+        value is None or mode == "constant" and np.ndim(value) == 0
     ):
         # Static pads past int32 take the traced path's composition too (``_sided``).
         in_graph = [
@@ -133,22 +138,22 @@ def dynamic_pad(
             )
         ]
         _check_long_axes(x.shape, shape, in_graph)
-        return _sided(x, pads_begin, shape, mode, pad_value, max_pad)
+        return _sided(x, pads_begin, shape, mode, value, max_pad)
     if wants_devices(x):
         traced = _traced_entries(pads_begin, ndim)
         static = [None] * ndim if any(traced) else _static_entries(pads_begin, ndim)
         check_long_split_axes(_FN, x.shape, shape, static)
-    x, pads_begin = _long_static_axes_first(x, pads_begin, shape, mode, pad_value)
+    x, pads_begin = _long_static_axes_first(x, pads_begin, shape, mode, value)
     _check_long_axes(x.shape, shape, _traced_entries(pads_begin, ndim))
     raw_pads = pads_begin
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     max_pad = check_max_pad(_FN, max_pad, raw_pads, ndim)
-    pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
-    x, pad_value, pads_begin = match_varying(x, pad_value, pads_begin)
-    pad_value = request_devices(x, pad_value)
+    value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
+    x, value, pads_begin = match_varying(x, value, pads_begin)
+    value = request_devices(x, value)
     return dynamic_pad_p.bind(
         x,
-        pad_value,
+        value,
         pads_begin,
         shape=shape,
         mode=mode,
@@ -170,11 +175,14 @@ def _traced_entries(pads_begin, ndim) -> list[bool]:
 
 def _static_entries(pads_begin, ndim) -> list[int | None]:
     """``pads_begin`` as ints (None for an entry that is not one)."""
+    if isinstance(pads_begin, jax.core.Tracer):
+        return [None] * ndim
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
-        return [int(entry) for entry in np.ravel(pads_begin)][:ndim]
+        entries: list[int | None] = [int(entry) for entry in np.ravel(pads_begin)]
+        return entries[:ndim]
     if not isinstance(pads_begin, Sequence):
         return [None] * ndim
-    return [entry if isinstance(entry, (int, np.integer)) else None for entry in pads_begin]
+    return [int(e) if isinstance(e, (int, np.integer)) else None for e in pads_begin]
 
 
 def _check_long_axes(x_shape, shape, traced) -> None:
@@ -193,7 +201,9 @@ def _check_long_axes(x_shape, shape, traced) -> None:
             )
 
 
-def _long_static_axes_first(x, pads_begin, shape, mode, pad_value):
+def _long_static_axes_first(
+    x: jax.Array, pads_begin, shape, mode, pad_value
+) -> tuple[jax.Array, Any]:
     """Static pads on axes too long for int32 indices, as the static pad first (its
     forms there are slices and concatenates: no index at all); the rest is padded by
     the primitive with those axes left alone. One mode for every side reads alike
@@ -201,7 +211,7 @@ def _long_static_axes_first(x, pads_begin, shape, mode, pad_value):
     if isinstance(pads_begin, jax.core.Tracer) or not all(map(_is_static, x.shape + shape)):
         return x, pads_begin
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
-        if np.ndim(pads_begin) != 1 or len(pads_begin) != x.ndim:
+        if np.shape(pads_begin) != (x.ndim,):
             return x, pads_begin  # _pads_operand says what is wrong
         entries = [int(entry) for entry in np.asarray(pads_begin)]
     elif isinstance(pads_begin, Sequence) and len(pads_begin) == x.ndim:
@@ -227,6 +237,8 @@ def _long_static_axes_first(x, pads_begin, shape, mode, pad_value):
 def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     """Per-side modes, odd modes, or per-side values: static pads take the static
     primitive; traced ones the composition of ``_sides.dynamic_sided_pad``."""
+    given = pad_value
+    pad_value, faces = _sides.split_faces(_FN, pad_value, mode, x.shape, x.dtype)
     values = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
     if isinstance(mode, str):
         mode = ((mode, mode),) * x.ndim
@@ -254,14 +266,17 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     # composition, which reduces them (the ends would leave int64 at the extremes).
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
         ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
-        return pad(x, entries, ends, mode, values)
+        return pad(x, entries, ends, mode, given if faces else values)
     if any(bound is not None for bound in max_pad):
         raise ValueError(
             f"{_FN}: max_pad plans halos for one mode per axis; with traced pads and "
             f"mode={_sides.describe_modes(mode)} it would be ignored. Pass the pads as "
             "Python ints, or leave max_pad out."
         )
-    return _sides.dynamic_sided_pad(x, entries, shape, mode, values)
+    out = _sides.dynamic_sided_pad(x, entries, shape, mode, values)
+    if faces:
+        out = _sides.add_dynamic_faces(out, faces, mode, x.shape, entries, shape)
+    return out
 
 
 def _pads_operand(value, x_shape, shape, mode):

@@ -24,7 +24,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks, _sides
 from jaxpad._index_maps import ARITHMETIC_MODES, base_mode
 from jaxpad._pad import pad
-from jaxpad._typing import IntSequence, Modes
+from jaxpad._typing import IntSequence, Modes, PadValue
 
 _FN = "jaxpad.halo_pad"
 
@@ -37,7 +37,7 @@ def halo_pad(
     halo_begin: IntSequence,
     halo_end: IntSequence,
     mode: Modes = "constant",
-    pad_value: ArrayLike | None = None,
+    pad_value: PadValue | None = None,
     *,
     axis_names: AxisNames,
 ) -> jax.Array:
@@ -96,16 +96,21 @@ def halo_pad(
     """
     x = jnp.asarray(x)
     mode = _sides.parse_modes(_FN, mode, x.ndim)
+    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
+    value: Any = pad_value
     halo_begin = _halo_widths("halo_begin", halo_begin, x.ndim)
     halo_end = _halo_widths("halo_end", halo_end, x.ndim)
     names = _check_axis_names(axis_names, x.ndim)
-    # Validates pad_value before anything is traced.
-    if isinstance(mode, str) and (
-        pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
-    ):
-        _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
+    value, faces = _sides.split_faces(_FN, value, mode, x.shape, x.dtype)
+    if faces:
+        out = halo_pad(x, halo_begin, halo_end, mode, value, axis_names=axis_names)
+        pairs = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
+        return _add_faces(out, faces, pairs, x.shape, halo_begin, halo_end, axis_names, names)
+    # Validates value before anything is traced.
+    if isinstance(mode, str) and (value is None or mode == "constant" and np.ndim(value) == 0):
+        _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
-        pad_value = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
+        value = _sides.values_operand(_FN, value, mode, x.ndim, x.dtype)
         mode = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
         _sides.check_dtype(_FN, mode, x.dtype)
     pairs = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
@@ -130,25 +135,58 @@ def halo_pad(
                     halo_begin[axis],
                     halo_end[axis],
                     pairs,
-                    pad_value,
+                    value,
                     names[axis],
                     sizes[axis],
                 )
             else:
-                x = _local_pad(x, axis, halo_begin[axis], halo_end[axis], pairs, pad_value)
+                x = _local_pad(x, axis, halo_begin[axis], halo_end[axis], pairs, value)
         return x
     # Split axes first: their slabs then carry no local-axis halo, and the second
     # exchange carries the first one's halo, which fills the corners.
     for axis, size in sizes.items():
         if halo_begin[axis] or halo_end[axis]:
             x = _exchange(
-                x, axis, halo_begin[axis], halo_end[axis], pairs, pad_value, names[axis], size
+                x, axis, halo_begin[axis], halo_end[axis], pairs, value, names[axis], size
             )
     local_begin = [0 if axis in sizes else b for axis, b in enumerate(halo_begin)]
     local_end = [0 if axis in sizes else e for axis, e in enumerate(halo_end)]
     if any(local_begin) or any(local_end):
-        x = pad(x, local_begin, local_end, mode, pad_value)
+        x = pad(x, local_begin, local_end, mode, value)
     return x
+
+
+def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, names):
+    """``out`` plus the face arrays' term (``_sides.add_faces``) of this block: extended
+    and carried by halos of their own, and only on the blocks at the face's edge of the
+    domain."""
+    ndim = len(x_shape)
+    out_shape = tuple(lo + n + hi for lo, n, hi in zip(halo_begin, x_shape, halo_end))
+    padded = [a for a in range(ndim) if halo_begin[a] or halo_end[a]]
+
+    def halo(y, axis, mode):
+        begin, end = _on(axis, halo_begin[axis], ndim), _on(axis, halo_end[axis], ndim)
+        return halo_pad(y, begin, end, mode, axis_names=axis_names)
+
+    band, add = _sides.face_bands(pairs, x_shape, out_shape, halo_begin)
+
+    def weigh(y, axis, side):
+        term = band(y, axis, side)
+        if term is None or names[axis] is None:
+            return term
+        name = names[axis] if len(names[axis]) > 1 else names[axis][0]
+        edge = 0 if side == 0 else _mesh_axis_size(axis, names[axis]) - 1
+        return jnp.where(lax.axis_index(name) == edge, term, jnp.zeros_like(term))
+
+    return _sides.add_faces(
+        out,
+        faces,
+        padded,
+        lambda y, axis: halo(y, axis, "edge"),
+        weigh,
+        lambda y, axis: halo(y, axis, pairs),
+        add,
+    )
 
 
 def _local_pad(x, axis, begin, end, pairs, pad_value) -> jax.Array:

@@ -18,11 +18,11 @@ MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 # (x, pad_value): ``sign * x[source] + first * x[0] + last * x[n - 1] + value * v``,
 # with ``source`` the index map of its base mode (``side_coefficients``).
 ODD_MODES = ("reflect_odd", "symmetric_odd")
-SIDE_MODES = MODES + ODD_MODES + ("dirichlet",)
+SIDE_MODES = MODES + ODD_MODES + ("dirichlet", "neumann")
 # Sides that read the pad value, and sides whose ghost cells are arithmetic on x
 # (they need a numeric dtype).
-VALUE_MODES = ("constant", "dirichlet")
-ARITHMETIC_MODES = ODD_MODES + ("dirichlet",)
+VALUE_MODES = ("constant", "dirichlet", "neumann")
+ARITHMETIC_MODES = ODD_MODES + ("dirichlet", "neumann")
 
 # Modes whose map repeats with a period; larger pads continue that period.
 _PERIODIC = ("reflect", "symmetric", "wrap")
@@ -35,9 +35,13 @@ def effective_mode(mode: str, n: int) -> str:
 
 def base_mode(mode: str) -> str:
     """The mode whose index map a side mode reads through (``side_coefficients``)."""
-    return {"reflect_odd": "reflect", "symmetric_odd": "symmetric", "dirichlet": "symmetric"}.get(
-        mode, mode
-    )
+    bases = {
+        "reflect_odd": "reflect",
+        "symmetric_odd": "symmetric",
+        "dirichlet": "symmetric",
+        "neumann": "symmetric",
+    }
+    return bases.get(mode, mode)
 
 
 def period(mode: str, n: int) -> int:
@@ -121,6 +125,15 @@ def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> S
         elif mode == "dirichlet":
             sign = xp.where(region, -1, sign)
             value = xp.where(region, 2, value)
+        elif mode == "neumann":
+            # The symmetric ghost minus (begin) or plus (end) ``2k - 1`` jumps ``v``, for
+            # the ghost ``k`` cells beyond the face: a linear profile of slope ``v`` per
+            # cell through the face. ``k`` counts the periods a traced pad skipped (the
+            # reduction's period: 1 on an axis of one element).
+            p = period("symmetric", n) if n > 1 else 1
+            true_offsets = offsets + extra * p
+            beyond = -true_offsets if region is begin else true_offsets - n + 1
+            value = xp.where(region, (2 * beyond - 1) * (-1 if region is begin else 1), value)
         elif mode in ODD_MODES:
             p = period(base_mode(mode), n)
             turns = xp.floor_divide(offsets, p) + extra

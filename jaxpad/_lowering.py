@@ -1439,7 +1439,7 @@ def _along(y, axis, length, ndim):
     return jnp.broadcast_to(y, shape)
 
 
-def _scaled_runs(y, segments, axis, ndim):
+def scaled_runs(y, segments, axis, ndim):
     """``y`` (size 1 along ``axis``) times a piecewise coefficient (``_coefficient_runs``)
     along ``axis``, each run only where its coefficient is not zero; None where all
     are 0. No vector as long as the axis is built: the copy is one broadcast."""
@@ -1456,6 +1456,13 @@ def _scaled_runs(y, segments, axis, ndim):
             part = jnp.zeros_like(y)
         parts.append(_along(part, axis, length, ndim))
     return lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+
+
+def value_runs(modes, n, size, lo, side):
+    """Side ``side``'s value coefficients along its axis (``_coefficient_runs``)."""
+    return _coefficient_runs(
+        modes, n, size, lo, (0, size), lambda region, c: c.value if region == 2 * side else 0
+    )
 
 
 def value_term(values, modes, x_shape, out_shape, pads_begin, box=None):
@@ -1490,10 +1497,10 @@ def value_term(values, modes, x_shape, out_shape, pads_begin, box=None):
                 axis, lambda region, c, side=side: c.value if region == 2 * side else 0
             )
             term = values[axis, side].astype(compute).reshape((1,) * ndim)
-            term = _scaled_runs(term, weights, axis, ndim)
+            term = scaled_runs(term, weights, axis, ndim)
             for later in (a for a in padded if a > axis):
                 if term is not None:
-                    term = _scaled_runs(term, carried[later], later, ndim)
+                    term = scaled_runs(term, carried[later], later, ndim)
             total = _plus(total, term)
     if total is None:
         return None

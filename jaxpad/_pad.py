@@ -8,6 +8,7 @@ short registration block at the end. Both lower through ``_lowering``'s planner.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -27,7 +28,7 @@ from jaxpad._sharded_pad import (
     wants_devices,
 )
 from jaxpad._sharding import in_auto_axes, match_sharding, match_varying, same_axes_sharding
-from jaxpad._typing import IntSequence, Modes
+from jaxpad._typing import IntSequence, Modes, PadValue
 
 _FN = "jaxpad.pad"
 _TRACED_PADS_HINT = (
@@ -41,7 +42,7 @@ def pad(
     pads_begin: IntSequence,
     pads_end: IntSequence,
     mode: Modes = "constant",
-    pad_value: ArrayLike | None = None,
+    pad_value: PadValue | None = None,
     *,
     interior: IntSequence | None = None,
     crop_first: bool = False,
@@ -59,17 +60,23 @@ def pad(
       pads_end: one int per axis of ``x``, padding after the last index.
       mode: ``"constant"``, ``"edge"``, ``"reflect"`` (edge not repeated),
         ``"symmetric"`` (edge repeated), ``"wrap"`` (periodic), ``"reflect_odd"`` and
-        ``"symmetric_odd"`` (numpy's ``reflect_type="odd"``: ``2 * edge - mirror``)
-        or ``"dirichlet"`` (``2 * pad_value - mirror``: odd about the value at the
-        face, a cell-centred Dirichlet wall) for every side of every axis; or a
+        ``"symmetric_odd"`` (numpy's ``reflect_type="odd"``: ``2 * edge - mirror``),
+        ``"dirichlet"`` (``2 * pad_value - mirror``: odd about the value at the
+        face, a cell-centred Dirichlet wall) or ``"neumann"`` (``mirror -/+ (2k - 1)
+        * pad_value`` for the ghost ``k`` cells beyond the begin/end face: the value
+        is the jump across one cell, ``h * du/dx``) for every side of every axis; or a
         sequence with one entry per axis, each a mode for both its sides or a
         ``(begin, end)`` pair: ``("wrap", ("dirichlet", "symmetric"))``. Axes are
         padded in order, each reading the earlier ones' pads (numpy's order), and
         each side extends the axis by its own mode (docs/modes.md).
-      pad_value: read by ``"constant"`` and ``"dirichlet"`` sides only; a scalar for
-        every such side or an array of shape ``(x.ndim, 2)``, one value per side of
-        each axis (row: axis; column: begin, end). Possibly traced, differentiated
-        and batched; defaults to 0 and is cast to ``x.dtype``.
+      pad_value: read by ``"constant"``, ``"dirichlet"`` and ``"neumann"`` sides
+        only; a scalar for every such side, an array of shape ``(x.ndim, 2)`` (one
+        value per side of each axis; row: axis, column: begin, end), or a sequence
+        of one ``(begin, end)`` pair per axis whose entries are scalars or arrays
+        that vary along the face: broadcastable to ``x.shape`` with that axis of
+        size 1, and extended by their nearest value along the corners that axes
+        padded before theirs add. Possibly traced, differentiated and batched;
+        defaults to 0 and is cast to ``x.dtype``.
       interior: constant mode only; nGraph interior padding, one non-negative int per
         axis: that many pad values go between neighbouring elements.
       crop_first: how a negative pad meets the mode on the other side of its axis.
@@ -96,6 +103,8 @@ def pad(
     x = jnp.asarray(x)
     ndim = x.ndim
     mode = _sides.parse_modes(_FN, mode, ndim)
+    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
+    value: Any = pad_value
     pads_begin = _checks.static_int_tuple(
         _FN, "pads_begin", pads_begin, traced_hint=_TRACED_PADS_HINT
     )
@@ -104,17 +113,26 @@ def pad(
         interior = (0,) * ndim
     else:
         interior = _checks.static_int_tuple(_FN, "interior", interior)
-    if isinstance(mode, str) and (
-        pad_value is None or mode == "constant" and np.ndim(pad_value) == 0
-    ):
-        pad_value = _checks.pad_value_operand(_FN, pad_value, mode, x.dtype)
+    value, faces = _sides.split_faces(_FN, value, mode, x.shape, x.dtype)
+    if faces:
+        if crop_first:
+            raise ValueError(
+                f"{_FN}: crop_first=True takes scalar pad values; value has arrays along "
+                f"the faces {sorted(faces)} (axis, side). Crop x and the face arrays first."
+            )
+        # The scalars through the primitive, the face arrays' term (linear in them) added.
+        out = pad(x, pads_begin, pads_end, mode, value, interior=interior)
+        pairs = ((mode, mode),) * ndim if isinstance(mode, str) else mode
+        return _sides.add_static_faces(out, faces, pairs, x.shape, pads_begin, pads_end)
+    if isinstance(mode, str) and (value is None or mode == "constant" and np.ndim(value) == 0):
+        value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
-        pad_value = _sides.values_operand(_FN, pad_value, mode, ndim, x.dtype)
+        value = _sides.values_operand(_FN, value, mode, ndim, x.dtype)
         if isinstance(mode, str):  # per-side values with one mode
             mode = ((mode, mode),) * ndim
         _sides.check_dtype(_FN, mode, x.dtype)
-        if pad_value is None:
-            pad_value = np.zeros((ndim, 2), x.dtype)
+        if value is None:
+            value = np.zeros((ndim, 2), x.dtype)
     if not isinstance(crop_first, (bool, np.bool_)):
         raise TypeError(f"{_FN}: crop_first must be a bool; got {crop_first!r}.")
     if crop_first:
@@ -129,15 +147,15 @@ def pad(
         def one_mode(y, begins, ends, base):
             return pad(y, begins, ends, base)
 
-        def composed(x, pad_value):
-            return _sides.composed_pad(x, pad_value, pads_begin, pads_end, mode, one_mode)
+        def composed(x, value):
+            return _sides.composed_pad(x, value, pads_begin, pads_end, mode, one_mode)
 
         out_shape = tuple(n + lo + hi for n, lo, hi in zip(x.shape, pads_begin, pads_end))
-        return in_auto_axes(composed, x, out_shape)(x, pad_value)
-    x, pad_value = match_varying(x, pad_value)
-    pad_value = request_devices(x, pad_value)
+        return in_auto_axes(composed, x, out_shape)(x, value)
+    x, value = match_varying(x, value)
+    value = request_devices(x, value)
     return pad_p.bind(
-        x, pad_value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
+        x, value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
     )
 
 

@@ -39,7 +39,9 @@ from jaxpad._index_maps import (
 from jaxpad._lowering import (
     add_values,
     index_dtype,
+    indexable,
     scaled_along,
+    side_regions,
     sided_terms,
     value_term,
     whole_axis_coefficients,
@@ -97,10 +99,183 @@ def describe_modes(modes: str | Sides) -> str:
 def check_dtype(fn_name: str, modes: Sides, dtype) -> None:
     arithmetic = sorted({side for pair in modes for side in pair} & set(ARITHMETIC_MODES))
     if arithmetic and np.dtype(dtype) == np.bool_:
+        formula = {
+            "dirichlet": "2 * value - mirror",
+            "neumann": "mirror -/+ (2k - 1) * value",
+        }.get(arithmetic[0], "2 * edge - mirror")
         raise TypeError(
-            f"{fn_name}: mode {arithmetic[0]!r} computes 2 * edge - mirror, which needs a "
+            f"{fn_name}: mode {arithmetic[0]!r} computes {formula}, which needs a "
             f"numeric x; got x of dtype bool."
         )
+
+
+Faces = dict[tuple[int, int], jax.Array]
+
+
+def has_faces(pad_value: Any, ndim: int) -> bool:
+    """Whether ``pad_value`` is one ``(begin, end)`` pair per axis with an array among
+    them (a value that varies along its face); all-scalar pairs are the ``(ndim, 2)``
+    form."""
+    if isinstance(pad_value, (str, bytes, np.ndarray, jax.Array)):
+        return False
+    if not isinstance(pad_value, Sequence) or len(pad_value) != ndim:
+        return False
+    pairs = [entry for entry in pad_value if isinstance(entry, Sequence) and len(entry) == 2]
+    if len(pairs) != ndim:
+        return False
+    return any(np.ndim(value) > 0 for pair in pairs for value in pair)
+
+
+def split_faces(fn_name: str, pad_value: Any, modes: str | Sides, x_shape, dtype):
+    """``pad_value`` with its face arrays taken out: ``(pad_value with 0 in their
+    place, {(axis, side): face array of x.shape with that axis of size 1})``. A face
+    array is a value that varies along its face; scalars stay in ``pad_value``."""
+    ndim = len(x_shape)
+    if not has_faces(pad_value, ndim):
+        return pad_value, {}
+    pairs = ((modes, modes),) * ndim if isinstance(modes, str) else modes
+    scalars: list[list[Any]] = []
+    faces: Faces = {}
+    compute = np.dtype(np.int32) if np.dtype(dtype) == np.bool_ else np.dtype(dtype)
+    for axis, pair in enumerate(pad_value):
+        scalars.append([])
+        for side, value in enumerate(pair):
+            if np.ndim(value) == 0:
+                scalars[-1].append(value)
+                continue
+            face = tuple(1 if a == axis else n for a, n in enumerate(x_shape))
+            where = f"pad_value[{axis}][{side}]"
+            if pairs[axis][side] not in VALUE_MODES:
+                raise ValueError(
+                    f"{fn_name}: {where} is an array, but side {side} of axis {axis} has mode "
+                    f"{pairs[axis][side]!r}, which reads no value; give it 0, or a mode "
+                    "that reads one ('constant', 'dirichlet' or 'neumann')."
+                )
+            shape = np.shape(value)
+            try:
+                fits = len(shape) <= ndim and np.broadcast_shapes(shape, face) == face
+            except ValueError:
+                fits = False
+            if not fits:
+                raise ValueError(
+                    f"{fn_name}: {where} must be a scalar or an array broadcastable to the "
+                    f"face of axis {axis} (x.shape with axis {axis} of size 1: {face}); got "
+                    f"shape {shape}."
+                )
+            array = jnp.asarray(value)
+            if jnp.iscomplexobj(array) and not jnp.issubdtype(dtype, jnp.complexfloating):
+                raise TypeError(
+                    f"{fn_name}: {where} is complex ({array.dtype}); x is {np.dtype(dtype)}."
+                )
+            faces[axis, side] = jnp.broadcast_to(array.astype(compute), face)
+            scalars[-1].append(0)
+    return scalars, faces
+
+
+def add_faces(out, faces: Faces, padded, extend, weigh, carry, add=None):
+    """``out`` plus what face arrays add to the pad: for side ``s`` of axis ``k``, its
+    face array extended by its nearest value along the ``padded`` axes before ``k``
+    (``extend(y, axis)``), times the side's value coefficients along ``k``
+    (``weigh(y, k, s)``), carried through the padded axes after ``k`` by their modes
+    (``carry(y, axis)``: the pad of ``y`` along that axis with no values), as a scalar
+    value is (``value_term``). ``weigh`` may return the side's band alone, which
+    ``add(out, band, k, s)`` then adds in its place."""
+    for (axis, side), face in sorted(faces.items(), key=lambda item: item[0]):
+        term = face
+        for earlier in (a for a in padded if a < axis):
+            term = extend(term, earlier)
+        term = weigh(term, axis, side)
+        if term is None:
+            continue
+        for later in (a for a in padded if a > axis):
+            term = carry(term, later)
+        out = add_values(out, term) if add is None else add(out, term, axis, side)
+    return out
+
+
+def face_bands(modes: Sides, x_shape, out_shape, pads_begin):
+    """``(weigh, add)`` for ``add_faces`` with static pads: each side's band alone,
+    computed at its own size (its later axes carry only it), and added where it lies:
+    in place, or padded into place on an axis too long for an index."""
+    ndim = len(x_shape)
+
+    def region(axis, side):
+        return side_regions(x_shape[axis], out_shape[axis], pads_begin[axis])[2 * side]
+
+    def weigh(y, axis, side):
+        start, stop = region(axis, side)
+        if stop <= start:
+            return None
+        offsets = np.arange(start, stop) - pads_begin[axis]
+        weights = side_coefficients(modes[axis], x_shape[axis], offsets).value
+        return scaled_along(y, weights, axis)
+
+    def add(out, band, axis, side):
+        start, stop = region(axis, side)
+        if indexable(out_shape):
+            starts = [start if a == axis else 0 for a in range(ndim)]
+            current = lax.slice_in_dim(out, start, stop, axis=axis)
+            return lax.dynamic_update_slice(out, add_values(current, band), starts)
+        config = [(0, 0, 0)] * ndim
+        config[axis] = (start, out_shape[axis] - stop, 0)
+        return add_values(out, lax.pad(band, np.zeros((), band.dtype), config))
+
+    return weigh, add
+
+
+def add_static_faces(out, faces: Faces, modes: Sides, x_shape, pads_begin, pads_end):
+    """``add_faces`` of a static pad (``face_bands``)."""
+    from jaxpad._pad import pad  # _pad imports this module
+
+    ndim = len(x_shape)
+    out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x_shape, pads_end))
+    padded = [a for a in range(ndim) if pads_begin[a] or pads_end[a]]
+
+    def along(axis, widths):
+        return [widths[axis] if a == axis else 0 for a in range(ndim)]
+
+    weigh, add = face_bands(modes, x_shape, out_shape, pads_begin)
+    return add_faces(
+        out,
+        faces,
+        padded,
+        lambda y, axis: pad(y, along(axis, pads_begin), along(axis, pads_end), "edge"),
+        weigh,
+        lambda y, axis: pad(y, along(axis, pads_begin), along(axis, pads_end), modes),
+        add,
+    )
+
+
+def add_dynamic_faces(out, faces: Faces, modes: Sides, x_shape, entries, shape):
+    """``add_faces`` of ``dynamic_sided_pad``'s pads ``entries`` (ints or traced): the
+    value coefficients along a traced axis are computed in the program, as the pad of
+    zeros with a unit value on that side."""
+    ndim = len(x_shape)
+    padded = [
+        a
+        for a in range(ndim)
+        if not (isinstance(entries[a], int) and entries[a] == 0 and shape[a] == x_shape[a])
+    ]
+
+    def along(y, axis, axis_modes):
+        pads = [entries[axis] if a == axis else 0 for a in range(ndim)]
+        sizes = [shape[axis] if a == axis else y.shape[a] for a in range(ndim)]
+        return dynamic_sided_pad(y, pads, sizes, axis_modes, None)
+
+    def weigh(y, axis, side):
+        unit = jnp.zeros((1, 2), y.dtype).at[0, side].set(1)
+        zeros = jnp.zeros((x_shape[axis],), y.dtype)
+        weights = dynamic_sided_pad(zeros, [entries[axis]], [shape[axis]], [modes[axis]], unit)
+        return scaled_along(y, weights, axis)
+
+    return add_faces(
+        out,
+        faces,
+        padded,
+        lambda y, axis: along(y, axis, (("edge", "edge"),) * ndim),
+        weigh,
+        lambda y, axis: along(y, axis, modes),
+    )
 
 
 def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, dtype):
@@ -110,11 +285,11 @@ def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, 
     sides = {modes} if isinstance(modes, str) else {side for pair in modes for side in pair}
     if not sides & set(VALUE_MODES):
         raise ValueError(
-            f"{fn_name}: pad_value is only read by sides whose mode is 'constant' or "
-            f"'dirichlet'; got pad_value={_checks.describe(pad_value)} with mode="
+            f"{fn_name}: pad_value is only read by sides whose mode is 'constant', "
+            f"'dirichlet' or 'neumann'; got pad_value={_checks.describe(pad_value)} with mode="
             f"{describe_modes(modes)}."
         )
-    shape = np.shape(pad_value)
+    shape = _value_shape(pad_value)
     if shape not in ((), (ndim, 2)):
         raise ValueError(
             f"{fn_name}: pad_value must be a scalar or have shape (x.ndim, 2) = ({ndim}, 2), "
@@ -132,6 +307,17 @@ def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, 
         for axis in range(ndim)
     ]
     return jnp.stack([jnp.stack(row) for row in rows])
+
+
+def _value_shape(pad_value: Any) -> tuple[int, ...]:
+    """``np.shape``, also of a nested sequence of scalars some of which are traced."""
+    if isinstance(pad_value, (list, tuple)) and all(
+        isinstance(row, (list, tuple)) and all(np.ndim(v) == 0 for v in row) for row in pad_value
+    ):
+        lengths = {len(row) for row in pad_value}
+        if len(lengths) == 1:
+            return (len(pad_value), lengths.pop())
+    return np.shape(pad_value)
 
 
 def dynamic_sided_pad(x, entries, shape, modes: Sides, values):
@@ -193,11 +379,9 @@ def _reduced_sided_pad(pad, n: int, size: int, modes, dtype, index=np.int32):
         # Exactly, in Python: a static pad of any size (past int32 with 64-bit types
         # off, where it cannot become an array first).
         before, after = max(pad - size, 0), max(-n - pad, 0)
-        reduced = (
-            size + before % periods[0] if before else -n - after % periods[1] if after else pad
-        )
+        small = size + before % periods[0] if before else -n - after % periods[1] if after else pad
         turns = (-(before // periods[0]), after // periods[1])
-        return jnp.asarray(reduced, index), tuple(_wrapped(turn, compute) for turn in turns)
+        return jnp.asarray(small, index), tuple(_wrapped(turn, compute) for turn in turns)
     pad = jnp.asarray(pad)
     if jnp.iinfo(pad.dtype).bits < jnp.iinfo(index).bits:
         pad = pad.astype(index)

@@ -12,6 +12,7 @@ from typing import Any, TypeAlias
 
 import jax
 import numpy as np
+from jax.typing import ArrayLike
 
 # One static integer: a Python int, a NumPy integer scalar (``np.int64(2)``, an entry
 # of a NumPy shape or index array) or a concrete 0-d integer array.
@@ -38,3 +39,6 @@ PadWidth: TypeAlias = (
 # A pad mode for every side, or one entry per axis: a mode for both of its sides or a
 # (begin, end) pair.
 Modes: TypeAlias = str | Sequence[str | tuple[str, str] | Sequence[str]]
+# A pad value: a scalar for every side that reads one, an (ndim, 2) array, or one
+# (begin, end) pair per axis whose entries are scalars or arrays along the face.
+PadValue: TypeAlias = ArrayLike | Sequence[tuple[ArrayLike, ArrayLike] | Sequence[ArrayLike]]

@@ -7,7 +7,9 @@ A transposed convolution is the VJP of the padded convolution: the full transpos
 convolution, folded back by the transpose of ``jaxpad.pad`` in the same mode.
 
 The layer modules ``jaxpad.flax`` and ``jaxpad.equinox`` share the private helpers
-here (``check_pad_mode``, ``padded_conv``, ``folded_conv_transpose``).
+here (``check_pad_mode``, ``padded_conv``, ``folded_conv_transpose``). Every
+convolution is built by ``jaxpad._conv_lowering``, which picks its form per platform
+(on XLA:CPU: no all-zero-padded convolution, depthwise convolutions as shifted taps).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad import _checks
+from jaxpad import _checks, _conv_lowering
 from jaxpad._index_maps import MODES
 from jaxpad._pad import pad
 from jaxpad._policy import PaddingPolicy
@@ -402,31 +404,23 @@ def padded_conv(
     conv_general_dilated=lax.conv_general_dilated,
     **conv_kwargs,
 ):
-    """``conv_general_dilated`` with the spatial ``pads`` filled in ``mode``.
-
-    Non-negative zero pads are left to the convolution itself (no padded copy);
-    every other case pads with ``jaxpad.pad`` and runs a VALID convolution.
-    """
-    if mode == "constant" and all(lo >= 0 and hi >= 0 for lo, hi in pads):
-        padding = [tuple(p) for p in pads]
-    else:
-        lo, hi = [0] * x.ndim, [0] * x.ndim
-        for axis, (p_lo, p_hi) in zip(numbers.lhs_spec[2:], pads):
-            lo[axis], hi[axis] = p_lo, p_hi
-        x = pad(x, lo, hi, mode)
-        padding = [(0, 0)] * len(pads)
-    if preferred_element_type is not None:
-        conv_kwargs["preferred_element_type"] = preferred_element_type
-    return conv_general_dilated(
+    """``conv_general_dilated`` with the spatial ``pads`` filled in ``mode``, in the
+    form ``jaxpad._conv_lowering`` plans for each platform (plain: non-negative zero
+    pads left to the convolution itself, every other case padded with ``jaxpad.pad``
+    then a VALID convolution)."""
+    return _conv_lowering.lowered_conv(
         x,
         kernel,
-        tuple(strides),
-        padding,
+        strides,
+        pads,
+        mode,
+        numbers,
         lhs_dilation=lhs_dilation,
         rhs_dilation=rhs_dilation,
-        dimension_numbers=numbers,
         feature_group_count=feature_group_count,
         precision=precision,
+        preferred_element_type=preferred_element_type,
+        conv_general_dilated=conv_general_dilated,
         **conv_kwargs,
     )
 
@@ -478,9 +472,9 @@ def folded_conv_transpose(
     ones = (1,) * len(window)
     if mode == "constant":
         padding = [(span - 1 - lo, span - 1 - hi) for span, (lo, hi) in zip(spans, fold_pads)]
-        return lax.conv_general_dilated(x, kernel, ones, padding, **kwargs)
+        return _conv_lowering.conv_general_dilated(x, kernel, ones, padding, **kwargs)
     full = [(span - 1, span - 1) for span in spans]
-    z = lax.conv_general_dilated(x, kernel, ones, full, **kwargs)
+    z = _conv_lowering.conv_general_dilated(x, kernel, ones, full, **kwargs)
     lo, hi = [0] * z.ndim, [0] * z.ndim
     shape = list(z.shape)
     for axis, (p_lo, p_hi) in zip(numbers.out_spec[2:], fold_pads):

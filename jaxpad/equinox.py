@@ -3,8 +3,9 @@
 ``Conv`` and ``ConvTranspose`` subclass ``equinox.nn.Conv`` and
 ``equinox.nn.ConvTranspose`` (any number of spatial dimensions), take every argument
 they take with the same names, and have the same pytree (``weight``, ``bias``): a
-model serialised with ``eqx.tree_serialise_leaves`` loads into either. They replace
-only the padding step:
+model serialised with ``eqx.tree_serialise_leaves`` loads into either. ``Conv1d``,
+``Conv2d``, ``Conv3d`` and ``ConvTranspose1d`` .. ``ConvTranspose3d`` are Equinox's
+fixed-rank spellings, with its argument orders. They replace only the padding step:
 
 - ``padding_mode`` takes Equinox's ``"ZEROS"``, ``"REFLECT"``, ``"REPLICATE"``,
   ``"CIRCULAR"`` and also ``"SYMMETRIC"`` (or jaxpad's names ``"constant"``,
@@ -30,7 +31,16 @@ from jax import lax
 from jaxpad import _window_ops
 from jaxpad._policy import PaddingPolicy
 
-__all__ = ["Conv", "ConvTranspose"]
+__all__ = [
+    "Conv",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+]
 
 # Equinox's names (and "SYMMETRIC", which it lacks), then jaxpad's, upper-cased.
 _MODES = {
@@ -46,9 +56,18 @@ _MODES = {
 _NAMES = {"constant": "ZEROS", "reflect": "REFLECT", "edge": "REPLICATE", "wrap": "CIRCULAR"}
 
 
+class _Default(str):
+    """The default ``padding_mode``, ``"ZEROS"`` as Equinox's, told apart from a
+    ``"ZEROS"`` passed explicitly: with a policy the default defers to the policy's mode,
+    an explicit mode overrides it."""
+
+
+_ZEROS = _Default("ZEROS")
+
+
 def _padding_mode(fn, padding_mode, policy):
     """The stored (Equinox-style, upper-case) name of the pad mode."""
-    if padding_mode is None:
+    if padding_mode is None or padding_mode is _ZEROS:
         if policy is None:
             return "ZEROS"
         return _NAMES.get(policy.pad_mode, policy.pad_mode.upper())
@@ -96,8 +115,9 @@ class Conv(eqx.nn.Conv):
         ``"SAME_LOWER"``, ``"VALID"``) or a ``jaxpad.PaddingPolicy`` (its pads,
         output size and pad mode).
       padding_mode: ``"ZEROS"``, ``"REFLECT"``, ``"REPLICATE"``, ``"CIRCULAR"``,
-        ``"SYMMETRIC"`` or a ``jaxpad.pad`` mode name, in any case; None is
-        ``"ZEROS"``, or the policy's mode.
+        ``"SYMMETRIC"`` or a ``jaxpad.pad`` mode name, in any case. The default
+        ``"ZEROS"`` (as Equinox's) pads with zeros, or with a policy in the policy's
+        mode; a mode passed explicitly (``"ZEROS"`` too) overrides the policy's.
 
     Example:
       >>> import jax, jax.numpy as jnp, jaxpad.equinox
@@ -118,7 +138,7 @@ class Conv(eqx.nn.Conv):
         dilation: int | Sequence[int] = 1,
         groups: int = 1,
         use_bias: bool = True,
-        padding_mode: str | None = None,
+        padding_mode: str | None = _ZEROS,
         dtype: Any = None,
         *,
         key: jax.Array,
@@ -212,7 +232,7 @@ class ConvTranspose(eqx.nn.ConvTranspose):
         dilation: int | Sequence[int] = 1,
         groups: int = 1,
         use_bias: bool = True,
-        padding_mode: str | None = None,
+        padding_mode: str | None = _ZEROS,
         dtype: Any = None,
         *,
         key: jax.Array,
@@ -293,3 +313,210 @@ class ConvTranspose(eqx.nn.ConvTranspose):
         if self.use_bias:
             y = y + self.bias
         return y
+
+
+# Equinox's fixed-rank spellings ---------------------------------------------------------
+
+
+class Conv1d(Conv):
+    """``equinox.nn.Conv1d`` padded by jaxpad: ``Conv`` with ``num_spatial_dims=1``.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jaxpad.equinox
+      >>> conv = jaxpad.equinox.Conv1d(3, 4, 3, padding=1, padding_mode="CIRCULAR",
+      ...                              key=jax.random.key(0))
+      >>> conv(jnp.ones((3, 8))).shape
+      (4, 8)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: Any = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        use_bias: bool = True,
+        padding_mode: str | None = _ZEROS,
+        dtype: Any = None,
+        *,
+        key: jax.Array,
+    ):
+        super().__init__(
+            1, in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+            use_bias, padding_mode, dtype, key=key,
+        )  # fmt: skip
+
+
+class Conv2d(Conv):
+    """``equinox.nn.Conv2d`` padded by jaxpad: ``Conv`` with ``num_spatial_dims=2``.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jaxpad.equinox
+      >>> conv = jaxpad.equinox.Conv2d(3, 4, 3, padding=1, padding_mode="REFLECT",
+      ...                              key=jax.random.key(0))
+      >>> conv(jnp.ones((3, 8, 8))).shape
+      (4, 8, 8)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: Any = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        use_bias: bool = True,
+        padding_mode: str | None = _ZEROS,
+        dtype: Any = None,
+        *,
+        key: jax.Array,
+    ):
+        super().__init__(
+            2, in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+            use_bias, padding_mode, dtype, key=key,
+        )  # fmt: skip
+
+
+class Conv3d(Conv):
+    """``equinox.nn.Conv3d`` padded by jaxpad: ``Conv`` with ``num_spatial_dims=3``.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jaxpad.equinox
+      >>> conv = jaxpad.equinox.Conv3d(3, 4, 3, padding=1, padding_mode="REPLICATE",
+      ...                              key=jax.random.key(0))
+      >>> conv(jnp.ones((3, 5, 5, 5))).shape
+      (4, 5, 5, 5)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: Any = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        use_bias: bool = True,
+        padding_mode: str | None = _ZEROS,
+        dtype: Any = None,
+        *,
+        key: jax.Array,
+    ):
+        super().__init__(
+            3, in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+            use_bias, padding_mode, dtype, key=key,
+        )  # fmt: skip
+
+
+# Equinox's fixed-rank ConvTranspose takes output_padding before padding (its
+# ConvTranspose takes it after); the aliases follow Equinox's order.
+
+
+class ConvTranspose1d(ConvTranspose):
+    """``equinox.nn.ConvTranspose1d`` padded by jaxpad: ``ConvTranspose`` with
+    ``num_spatial_dims=1``.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jaxpad.equinox
+      >>> up = jaxpad.equinox.ConvTranspose1d(4, 3, 3, stride=2, padding=1,
+      ...                                     output_padding=1, padding_mode="CIRCULAR",
+      ...                                     key=jax.random.key(0))
+      >>> up(jnp.ones((4, 5))).shape
+      (3, 10)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        output_padding: int | Sequence[int] = 0,
+        padding: Any = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        use_bias: bool = True,
+        padding_mode: str | None = _ZEROS,
+        dtype: Any = None,
+        *,
+        key: jax.Array,
+    ):
+        super().__init__(
+            1, in_channels, out_channels, kernel_size, stride, padding, output_padding,
+            dilation, groups, use_bias, padding_mode, dtype, key=key,
+        )  # fmt: skip
+
+
+class ConvTranspose2d(ConvTranspose):
+    """``equinox.nn.ConvTranspose2d`` padded by jaxpad: ``ConvTranspose`` with
+    ``num_spatial_dims=2``.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jaxpad.equinox
+      >>> up = jaxpad.equinox.ConvTranspose2d(4, 3, 3, stride=2, padding=1,
+      ...                                     output_padding=1, padding_mode="REFLECT",
+      ...                                     key=jax.random.key(0))
+      >>> up(jnp.ones((4, 5, 5))).shape
+      (3, 10, 10)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        output_padding: int | Sequence[int] = 0,
+        padding: Any = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        use_bias: bool = True,
+        padding_mode: str | None = _ZEROS,
+        dtype: Any = None,
+        *,
+        key: jax.Array,
+    ):
+        super().__init__(
+            2, in_channels, out_channels, kernel_size, stride, padding, output_padding,
+            dilation, groups, use_bias, padding_mode, dtype, key=key,
+        )  # fmt: skip
+
+
+class ConvTranspose3d(ConvTranspose):
+    """``equinox.nn.ConvTranspose3d`` padded by jaxpad: ``ConvTranspose`` with
+    ``num_spatial_dims=3``.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jaxpad.equinox
+      >>> up = jaxpad.equinox.ConvTranspose3d(4, 3, 3, stride=2, padding=1,
+      ...                                     output_padding=1, key=jax.random.key(0))
+      >>> up(jnp.ones((4, 3, 3, 3))).shape
+      (3, 6, 6, 6)
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        output_padding: int | Sequence[int] = 0,
+        padding: Any = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        use_bias: bool = True,
+        padding_mode: str | None = _ZEROS,
+        dtype: Any = None,
+        *,
+        key: jax.Array,
+    ):
+        super().__init__(
+            3, in_channels, out_channels, kernel_size, stride, padding, output_padding,
+            dilation, groups, use_bias, padding_mode, dtype, key=key,
+        )  # fmt: skip

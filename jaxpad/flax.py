@@ -29,7 +29,7 @@ from flax import nnx
 from flax.nnx.nn.linear import canonicalize_padding
 from jax import lax
 
-from jaxpad import _window_ops
+from jaxpad import _conv_lowering, _window_ops
 from jaxpad import pad as jaxpad_pad
 from jaxpad._policy import PaddingPolicy
 
@@ -57,6 +57,36 @@ def _channels_last(shape):
 
 def _kernel_size(kernel_size):
     return (kernel_size,) if isinstance(kernel_size, int) else tuple(kernel_size)
+
+
+# padding_mode=: PyTorch's and Equinox's names of the pad modes, or jaxpad's, any case.
+_PADDING_MODES = {
+    "ZEROS": "constant",
+    "REFLECT": "reflect",
+    "REPLICATE": "edge",
+    "CIRCULAR": "wrap",
+}
+
+
+def _pad_mode(fn, pad_mode, padding_mode):
+    """The jaxpad mode of ``pad_mode=`` or its PyTorch / Equinox spelling ``padding_mode=``."""
+    if padding_mode is None:
+        return pad_mode
+    if pad_mode is not None:
+        raise ValueError(
+            f"{fn}: got both pad_mode={pad_mode!r} and padding_mode={padding_mode!r}; pass "
+            "one (padding_mode is PyTorch's and Equinox's name for pad_mode)."
+        )
+    if isinstance(padding_mode, str):
+        if padding_mode.upper() in _PADDING_MODES:
+            return _PADDING_MODES[padding_mode.upper()]
+        if padding_mode.lower() in _window_ops.MODES:
+            return padding_mode.lower()
+    raise ValueError(
+        f"{fn}: padding_mode must be one of 'ZEROS', 'REFLECT', 'REPLICATE', 'CIRCULAR' "
+        "(PyTorch's and Equinox's names) or a jaxpad.pad mode ('constant', 'edge', 'reflect', "
+        f"'symmetric', 'wrap'), in any case; got {padding_mode!r}."
+    )
 
 
 def _check_padding(fn, padding, pad_mode, rank, transpose, output_padding=None):
@@ -300,6 +330,9 @@ class Conv(nnx.Conv):
       pad_mode: a ``jaxpad.pad`` mode for the padding of ``"SAME"``, ``"VALID"``,
         ``"CAUSAL"``, explicit pads or a policy; None pads as flax does (or as the
         policy says).
+      padding_mode: ``pad_mode`` as PyTorch and Equinox spell it: ``"ZEROS"``,
+        ``"REFLECT"``, ``"REPLICATE"``, ``"CIRCULAR"`` or a ``jaxpad.pad`` mode, in
+        any case. Give one of ``pad_mode`` and ``padding_mode``.
 
     Example:
       >>> import jax.numpy as jnp, jaxpad.flax
@@ -322,9 +355,11 @@ class Conv(nnx.Conv):
         *,
         padding: tp.Any = "SAME",
         pad_mode: str | None = None,
+        padding_mode: str | None = None,
         **kwargs: tp.Any,
     ):
         rank = len(_kernel_size(kernel_size))
+        pad_mode = _pad_mode("jaxpad.flax.Conv", pad_mode, padding_mode)
         _check_padding("jaxpad.flax.Conv", padding, pad_mode, rank, transpose=False)
         super().__init__(in_features, out_features, kernel_size, strides, padding=padding, **kwargs)
         self.pad_mode = pad_mode
@@ -361,11 +396,13 @@ class Conv(nnx.Conv):
         conv_kwargs = {"out_sharding": out_sharding}
         if self.preferred_element_type is not None:
             conv_kwargs["preferred_element_type"] = self.preferred_element_type
-        y = self.conv_general_dilated(
+        # Through jaxpad's conv planner; a user's own conv_general_dilated is called as given.
+        y = _conv_lowering.conv_general_dilated(
             inputs,
             kernel,
             strides,
             padding_lax,
+            conv=self.conv_general_dilated,
             lhs_dilation=input_dilation,
             rhs_dilation=dilation,
             dimension_numbers=_channels_last(inputs.shape),
@@ -393,6 +430,7 @@ class ConvTranspose(nnx.ConvTranspose):
       pad_mode: the forward convolution's ``jaxpad.pad`` mode: the layer adds what
         that convolution read from its padding back where it came from. None pads
         as flax does (or as the policy says).
+      padding_mode: ``pad_mode`` as PyTorch and Equinox spell it (see ``Conv``).
       output_padding: with a policy only: extra output length per axis, below the
         stride (PyTorch's ``output_padding``).
 
@@ -414,11 +452,13 @@ class ConvTranspose(nnx.ConvTranspose):
         *,
         padding: tp.Any = "SAME",
         pad_mode: str | None = None,
+        padding_mode: str | None = None,
         output_padding: int | tp.Sequence[int] | None = None,
         **kwargs: tp.Any,
     ):
         rank = len(_kernel_size(kernel_size))
         fn = "jaxpad.flax.ConvTranspose"
+        pad_mode = _pad_mode(fn, pad_mode, padding_mode)
         _check_padding(fn, padding, pad_mode, rank, True, output_padding)
         super().__init__(in_features, out_features, kernel_size, strides, padding=padding, **kwargs)
         self.pad_mode = pad_mode
@@ -461,11 +501,20 @@ class ConvTranspose(nnx.ConvTranspose):
 # flax.linen ----------------------------------------------------------------------------
 
 
+def _resolve_padding_mode(module, fn):
+    """Moves a linen layer's ``padding_mode`` into ``pad_mode`` (a clone then carries
+    ``pad_mode`` alone, so it does not see both)."""
+    mode = _pad_mode(fn, module.pad_mode, module.padding_mode)
+    # Linen modules are frozen dataclasses; __post_init__ may still settle its fields.
+    object.__setattr__(module, "pad_mode", mode)
+    object.__setattr__(module, "padding_mode", None)
+
+
 class LinenConv(linen.Conv):
     """``flax.linen.Conv`` padded by jaxpad: any pad mode, or a ``jaxpad.PaddingPolicy``.
 
     Same attributes and ``params`` (``kernel``, ``bias``) as ``linen.Conv``, and
-    ``padding`` / ``pad_mode`` as in ``jaxpad.flax.Conv``.
+    ``padding`` / ``pad_mode`` / ``padding_mode`` as in ``jaxpad.flax.Conv``.
 
     Example:
       >>> import jax, jax.numpy as jnp, jaxpad.flax
@@ -476,9 +525,11 @@ class LinenConv(linen.Conv):
     """
 
     pad_mode: str | None = None
+    padding_mode: str | None = None
 
     def __post_init__(self):
         rank = len(_kernel_size(self.kernel_size))
+        _resolve_padding_mode(self, "jaxpad.flax.LinenConv")
         _check_padding("jaxpad.flax.LinenConv", self.padding, self.pad_mode, rank, False)
         super().__post_init__()
 
@@ -517,11 +568,12 @@ class LinenConv(linen.Conv):
             conv_general_dilated = self.conv_general_dilated
         else:
             conv_general_dilated = lax.conv_general_dilated
-        y = conv_general_dilated(
+        y = _conv_lowering.conv_general_dilated(
             inputs,
             kernel,
             strides,
             padding_lax,
+            conv=conv_general_dilated,
             lhs_dilation=input_dilation,
             rhs_dilation=dilation,
             dimension_numbers=_channels_last(inputs.shape),
@@ -538,7 +590,7 @@ class LinenConvTranspose(linen.ConvTranspose):
     """``flax.linen.ConvTranspose`` padded by jaxpad.
 
     Same attributes and ``params`` as ``linen.ConvTranspose``, and ``padding``,
-    ``pad_mode`` and ``output_padding`` as in ``jaxpad.flax.ConvTranspose``.
+    ``pad_mode`` / ``padding_mode`` and ``output_padding`` as in ``jaxpad.flax.ConvTranspose``.
 
     Example:
       >>> import jax, jax.numpy as jnp, jaxpad.flax
@@ -549,11 +601,13 @@ class LinenConvTranspose(linen.ConvTranspose):
     """
 
     pad_mode: str | None = None
+    padding_mode: str | None = None
     output_padding: int | tp.Sequence[int] | None = None
 
     def __post_init__(self):
         rank = len(_kernel_size(self.kernel_size))
         fn = "jaxpad.flax.LinenConvTranspose"
+        _resolve_padding_mode(self, fn)
         _check_padding(fn, self.padding, self.pad_mode, rank, True, self.output_padding)
         super().__post_init__()
 

@@ -16,6 +16,7 @@ import numpy as np
 
 import jaxpad
 import jaxpad.numpy as jpnp
+import jaxpad.scipy  # the rows of jaxpad.scipy.ndimage and .signal
 from jaxpad import nn, policies
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "bad-inputs.md"
@@ -47,9 +48,9 @@ ROWS = [
         'jaxpad.pad(jnp.ones(3), [1], [1], "mirror")',
         "ValueError",
         "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', 'wrap', "
-        "'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' names "
-        "translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, from_opencv, "
-        "from_onnx, from_numpy).",
+        "'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. Other "
+        "frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
+        "from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.pad",
@@ -117,8 +118,8 @@ ROWS = [
         "pad_value with a non-constant mode",
         'jaxpad.pad(jnp.ones(3), [1], [1], "edge", 0.0)',
         "ValueError",
-        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or 'dirichlet'; "
-        "got pad_value=0.0 with mode='edge'.",
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant', 'dirichlet' or "
+        "'neumann'; got pad_value=0.0 with mode='edge'.",
     ),
     Row(
         "jaxpad.pad",
@@ -165,9 +166,9 @@ ROWS = [
         'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "mirror")',
         "ValueError",
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' "
-        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
-        "from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. "
+        "Other frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
+        "from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -211,8 +212,8 @@ ROWS = [
         "pad_value with a non-constant mode",
         'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "wrap", 1.0)',
         "ValueError",
-        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant' or "
-        "'dirichlet'; got pad_value=1.0 with mode='wrap'.",
+        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant', "
+        "'dirichlet' or 'neumann'; got pad_value=1.0 with mode='wrap'.",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -472,9 +473,9 @@ ROWS = [
         'axis_name="i")(jnp.ones((2, 4, 3)))',
         "ValueError",
         "jaxpad.halo_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' "
-        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
-        "from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. "
+        "Other frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
+        "from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.halo_pad",
@@ -519,8 +520,8 @@ ROWS = [
         'axis_names=["i", None]), '
         'axis_name="i")(jnp.ones((2, 4, 3)))',
         "ValueError",
-        "jaxpad.halo_pad: pad_value is only read by sides whose mode is 'constant' or "
-        "'dirichlet'; got pad_value=1.0 with mode='edge'.",
+        "jaxpad.halo_pad: pad_value is only read by sides whose mode is 'constant', "
+        "'dirichlet' or 'neumann'; got pad_value=1.0 with mode='edge'.",
     ),
     Row(
         "jaxpad.halo_pad",
@@ -700,9 +701,9 @@ ROWS = [
         "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), (('wrap', 'mirror'), 'edge'))",
         "ValueError",
         "jaxpad.pad: mode[0][1] must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'. Other frameworks' "
-        "names translate with jaxpad.modes (from_torch, from_tensorflow, from_scipy, "
-        "from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. "
+        "Other frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
+        "from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.pad",
@@ -725,8 +726,9 @@ ROWS = [
         "pad_value where no side reads one",
         "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), (('wrap', 'edge'), 'reflect_odd'), 1.0)",
         "ValueError",
-        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or 'dirichlet'; "
-        "got pad_value=1.0 with mode=(('wrap', 'edge'), ('reflect_odd', 'reflect_odd')).",
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant', 'dirichlet' or "
+        "'neumann'; got pad_value=1.0 with mode=(('wrap', 'edge'), ('reflect_odd', "
+        "'reflect_odd')).",
     ),
     Row(
         "jaxpad.pad",
@@ -749,7 +751,7 @@ ROWS = [
         "arithmetic mode on a bool array",
         "jaxpad.pad(jnp.ones(3, bool), [1], [1], 'dirichlet')",
         "TypeError",
-        "jaxpad.pad: mode 'dirichlet' computes 2 * edge - mirror, which needs a numeric x; got "
+        "jaxpad.pad: mode 'dirichlet' computes 2 * value - mirror, which needs a numeric x; got "
         "x of dtype bool.",
     ),
     Row(
@@ -802,6 +804,68 @@ ROWS = [
     ),
     Row(
         "jaxpad.dynamic_pad",
+        "traced pad on an axis too long for int32, x64 off",
+        "jax.eval_shape(lambda x, o: jaxpad.dynamic_pad(x, (o,), (2**31 + 18,), 'reflect'), "
+        "jax.ShapeDtypeStruct((2**31 + 7,), jnp.bfloat16), 0)",
+        "ValueError",
+        "jaxpad.dynamic_pad: axis 0 of x has 2147483655 elements (padded to 2147483666); a "
+        "traced pad on an axis that long is computed with 64-bit indices (size + 4 * "
+        "x.shape[0] exceeds 2**31 - 1), which need jax.config.update('jax_enable_x64', True). "
+        "Enable it, or pass that axis's pad as a Python int.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "face array of the wrong shape",
+        "jaxpad.pad(jnp.ones((3, 4)), (1, 1), (1, 1), ('neumann', 'wrap'), "
+        "[(jnp.ones((1, 5)), 0.0), (0.0, 0.0)])",
+        "ValueError",
+        "jaxpad.pad: pad_value[0][0] must be a scalar or an array broadcastable to the face "
+        "of axis 0 (x.shape with axis 0 of size 1: (1, 4)); got shape (1, 5).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "face array for a side that reads no value",
+        "jaxpad.pad(jnp.ones((3, 4)), (1, 1), (1, 1), ('neumann', 'wrap'), "
+        "[(0.0, 0.0), (jnp.ones((3, 1)), 0.0)])",
+        "ValueError",
+        "jaxpad.pad: pad_value[1][0] is an array, but side 0 of axis 1 has mode 'wrap', which "
+        "reads no value; give it 0, or a mode that reads one ('constant', 'dirichlet' or "
+        "'neumann').",
+    ),
+    Row(
+        "jaxpad.pad",
+        "neumann on a bool array",
+        "jaxpad.pad(jnp.ones(3, bool), [1], [1], 'neumann')",
+        "TypeError",
+        "jaxpad.pad: mode 'neumann' computes mirror -/+ (2k - 1) * value, which needs a "
+        "numeric x; got x of dtype bool.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "face array of the wrong shape",
+        "jaxpad.dynamic_pad(jnp.ones((3, 4)), (1, 1), (5, 6), ('dirichlet', 'wrap'), "
+        "[(jnp.ones((3, 1)), 0.0), (0.0, 0.0)])",
+        "ValueError",
+        "jaxpad.dynamic_pad: pad_value[0][0] must be a scalar or an array broadcastable to "
+        "the face of axis 0 (x.shape with axis 0 of size 1: (1, 4)); got shape (3, 1).",
+    ),
+    Row(
+        "jaxpad.pad",
+        "neumann with a face array (the first ghost row is x[0] - v)",
+        "jaxpad.pad(jnp.zeros((2, 2)), [1, 0], [0, 0], ('neumann', 'edge'), "
+        "[(jnp.array([[0.5, 1.0]]), 0.0), (0.0, 0.0)])",
+        "accepted",
+        "[[-0.5, -1.0], [0.0, 0.0], [0.0, 0.0]]",
+    ),
+    Row(
+        "jaxpad.pad",
+        "inf beside an odd reflection (reaches only the ghosts that read it)",
+        "jaxpad.pad(jnp.array([jnp.inf, 0.5, 0.75]), [2], [3], 'reflect_odd')",
+        "accepted",
+        "[inf, inf, inf, 0.5, 0.75, 1.0, -inf, -inf]",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
         "traced pad past max_pad (gathers, still right)",
         "jax.jit(lambda o: jaxpad.dynamic_pad(jnp.arange(4.0), (o,), (4,), 'wrap', max_pad=1))(2)",
         "accepted",
@@ -826,8 +890,8 @@ ROWS = [
         "pad_value where no side reads one",
         "jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), 'reflect_odd', 2.0)",
         "ValueError",
-        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant' or "
-        "'dirichlet'; got pad_value=2.0 with mode=(('reflect_odd', 'reflect_odd'),).",
+        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant', "
+        "'dirichlet' or 'neumann'; got pad_value=2.0 with mode=(('reflect_odd', 'reflect_odd'),).",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -927,6 +991,230 @@ ROWS = [
         "jpnp.pad(jnp.ones(1), np.int64(1))",
         "accepted",
         "[0.0, 1.0, 0.0]",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.gaussian_filter",
+        "a negative sigma",
+        "jaxpad.scipy.ndimage.gaussian_filter(jnp.ones((3, 3)), -1.0)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.gaussian_filter: sigma must be non-negative; got -1.0.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.gaussian_filter",
+        "order per axis of the wrong length",
+        "jaxpad.scipy.ndimage.gaussian_filter(jnp.ones((3, 3)), 1.0, order=[0, 1, 2])",
+        "ValueError",
+        "jaxpad.scipy.ndimage.gaussian_filter: order needs one entry per filtered axis (2); got "
+        "3: [0, 1, 2].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.gaussian_filter1d",
+        "a negative radius",
+        "jaxpad.scipy.ndimage.gaussian_filter1d(jnp.ones(5), 1.0, radius=-1)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.gaussian_filter1d: radius must be a non-negative int; got -1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.gaussian_filter",
+        "an output array",
+        "jaxpad.scipy.ndimage.gaussian_filter(jnp.ones(3), 1.0, output=np.zeros(3))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.gaussian_filter: output must be None or a dtype: JAX arrays are "
+        "immutable, so an output array cannot be written in place (use the returned array, or "
+        "pass its dtype); got an array of shape (3,) and dtype float64.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.uniform_filter1d",
+        "a size of 0",
+        "jaxpad.scipy.ndimage.uniform_filter1d(jnp.ones(3), size=0)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.uniform_filter1d: size must be at least 1; got 0.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.uniform_filter1d",
+        "a float size",
+        "jaxpad.scipy.ndimage.uniform_filter1d(jnp.ones(5), size=2.5)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.uniform_filter1d: size must be an int; got 2.5.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate1d",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.correlate1d(jnp.ones(5), [1, 2], mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.correlate1d: mode must be one of scipy.ndimage's modes 'reflect', "
+        "'grid-mirror', 'constant', 'grid-constant', 'nearest', 'mirror', 'wrap', 'grid-wrap'; "
+        "got 'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate1d",
+        "an origin outside the filter",
+        "jaxpad.scipy.ndimage.correlate1d(jnp.ones(5), [1, 2, 3], origin=2)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.correlate1d: origin=2 puts the filter's centre outside it: a "
+        "filter of size 3 takes -1 <= origin <= 1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate1d",
+        "2-D weights",
+        "jaxpad.scipy.ndimage.correlate1d(jnp.ones(5), np.ones((2, 2)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.correlate1d: weights must be 1-D and non-empty; got shape (2, 2).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate1d",
+        "an axis out of range",
+        "jaxpad.scipy.ndimage.correlate1d(jnp.ones(5), [1, 2], axis=1)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.correlate1d: axis=1 is out of range for an input with ndim=1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate",
+        "weights of the wrong rank",
+        "jaxpad.scipy.ndimage.correlate(jnp.ones((4, 4)), np.ones(3))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.correlate: weights needs one dimension per filtered axis (2); got "
+        "an array of shape (3,).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate",
+        "traced weights",
+        "jax.jit(lambda w: jaxpad.scipy.ndimage.correlate(jnp.ones(4), w))(jnp.ones(2))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.correlate: weights must be static (a NumPy array or a concrete "
+        "array): the filter's index arithmetic is done at trace time; got a traced array of "
+        "shape (2,) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.convolve",
+        "origin per axis out of range",
+        "jaxpad.scipy.ndimage.convolve(jnp.ones((4, 4)), np.ones((3, 2)), origin=(0, 1))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.convolve: origin[1]=1 puts the filter's centre outside it: a "
+        "filter of size 2 takes -1 <= origin[1] <= 0.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.uniform_filter",
+        "repeated axes",
+        "jaxpad.scipy.ndimage.uniform_filter(jnp.ones((4, 4)), 3, axes=(0, -2))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.uniform_filter: axes must be unique; got (0, -2).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.maximum_filter",
+        "a footprint of the wrong rank",
+        "jaxpad.scipy.ndimage.maximum_filter(jnp.ones((4, 4)), footprint=np.ones(3))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.maximum_filter: footprint needs one dimension per filtered axis "
+        "(2); got an array of shape (3,).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.maximum_filter",
+        "an all-False footprint",
+        "jaxpad.scipy.ndimage.maximum_filter(jnp.ones((4, 4)), footprint=np.zeros((2, 2)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.maximum_filter: footprint must have at least one True element; "
+        "got shape (2, 2).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.minimum_filter",
+        "neither size nor footprint",
+        "jaxpad.scipy.ndimage.minimum_filter(jnp.ones((4, 4)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.minimum_filter: size or footprint is required; got neither.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.minimum_filter",
+        "both size and footprint",
+        "jaxpad.scipy.ndimage.minimum_filter(jnp.ones((4, 4)), 3, np.ones((2, 2)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.minimum_filter: give size or footprint, not both (scipy warns and "
+        "ignores size); got size=3.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.minimum_filter1d",
+        "complex input",
+        "jaxpad.scipy.ndimage.minimum_filter1d(jnp.ones(4, complex), 3)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.minimum_filter1d: input must be real (scipy has no order on "
+        "complex numbers); got dtype complex64.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rank_filter",
+        "a rank outside the footprint",
+        "jaxpad.scipy.ndimage.rank_filter(jnp.ones((4, 4)), 9, size=3)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.rank_filter: rank=9 is outside the footprint's 9 elements (-9 <= "
+        "rank < 9).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.percentile_filter",
+        "a percentile above 100",
+        "jaxpad.scipy.ndimage.percentile_filter(jnp.ones((4, 4)), 150, size=3)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.percentile_filter: percentile must be within [-100, 100]; got 150.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.median_filter",
+        "an origin outside the filter",
+        "jaxpad.scipy.ndimage.median_filter(jnp.ones((4, 4)), 3, origin=2)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.median_filter: origin=2 puts the filter's centre outside it: a "
+        "filter of size 3 takes -1 <= origin <= 1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.median_filter",
+        "a mode per axis of the wrong length",
+        'jaxpad.scipy.ndimage.median_filter(jnp.ones((4, 4)), 3, mode=["wrap"])',
+        "ValueError",
+        "jaxpad.scipy.ndimage.median_filter: mode needs one entry per filtered axis (2); got 1: "
+        "['wrap'].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.generic_laplace",
+        "derivative2 not callable",
+        "jaxpad.scipy.ndimage.generic_laplace(jnp.ones(4), None)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.generic_laplace: derivative2 must be callable; got None.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.convolve2d",
+        "an unknown boundary",
+        'jaxpad.scipy.signal.convolve2d(jnp.ones((3, 3)), np.ones((2, 2)), boundary="reflect")',
+        "ValueError",
+        "jaxpad.scipy.signal.convolve2d: boundary must be 'fill', 'wrap' (or 'circular') or "
+        "'symm' (or 'symmetric'); got 'reflect'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.convolve2d",
+        "an unknown mode",
+        'jaxpad.scipy.signal.convolve2d(jnp.ones((3, 3)), np.ones((2, 2)), mode="nearest")',
+        "ValueError",
+        "jaxpad.scipy.signal.convolve2d: mode must be 'full', 'same' or 'valid'; got 'nearest'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.correlate2d",
+        "1-D inputs",
+        "jaxpad.scipy.signal.correlate2d(jnp.ones(3), np.ones(2))",
+        "ValueError",
+        "jaxpad.scipy.signal.correlate2d: in1 and in2 must both be 2-D; got shapes (3,) and (2,).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.convolve2d",
+        "valid mode, neither input larger",
+        'jaxpad.scipy.signal.convolve2d(jnp.ones((3, 1)), np.ones((1, 3)), mode="valid")',
+        "ValueError",
+        "jaxpad.scipy.signal.convolve2d: with mode='valid' one input must be at least as large "
+        "as the other in every dimension; got shapes (3, 1) and (1, 3).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.convolve2d",
+        "a traced kernel",
+        "jax.jit(lambda w: jaxpad.scipy.signal.convolve2d(jnp.ones((3, 3)), w))(jnp.ones((2, 2)))",
+        "TypeError",
+        "jaxpad.scipy.signal.convolve2d: in2 must be static (a NumPy array or a concrete "
+        "array): each of its elements becomes one multiply-add; got a traced array. For a "
+        "traced kernel use jaxpad.nn.conv.",
     ),
 ]
 

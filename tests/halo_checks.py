@@ -378,3 +378,35 @@ def _bytes_per_axis(block, halo_begin, halo_end):
         total += (halo_begin[axis] + halo_end[axis]) * slab
         shape[axis] += halo_begin[axis] + halo_end[axis]
     return total
+
+
+# Neumann sides and values that vary along the face: each device holds its block of the
+# face arrays (split like x along the face's other axis).
+
+
+@pytest.mark.parametrize("halo_begin,halo_end", [((1, 2), (2, 1)), ((2, 0), (1, 3))])
+def test_neumann_and_face_values_equal_the_global_pad_and_move_only_halos(halo_begin, halo_end):
+    mesh, spec, shape, grid = layout("2x4")
+    names = spec_names(spec, 2)
+    mode = (("neumann", "dirichlet"), ("neumann", "constant"))
+    rng = np.random.default_rng(3)
+    x = rng.random(shape).astype(np.float32)
+    flux = rng.random((1, shape[1])).astype(np.float32)  # the face of axis 0
+    wall = rng.random((shape[0], 1)).astype(np.float32)  # the face of axis 1
+
+    def body(x, flux, wall):
+        values = [(flux, 0.5), (wall, -1.0)]
+        return halo_pad(x, halo_begin, halo_end, mode, values, axis_names=names)
+
+    f = jax.shard_map(body, mesh=mesh, in_specs=(spec, P(None, "b"), P("a", None)), out_specs=spec)
+    padded = np.asarray(jaxpad.pad(x, halo_begin, halo_end, mode, [(flux, 0.5), (wall, -1.0)]))
+    expected = cut_into_blocks(padded, shape, grid, halo_begin, halo_end)
+    np.testing.assert_allclose(jax.jit(f)(x, flux, wall), expected, rtol=1e-5, atol=1e-6)
+    # What moves: x's halo slabs, plus the face arrays' own halos: the flux's band (its
+    # begin side's rows) carried along axis 1, and the wall's column extended along
+    # axis 0 (where axis 1 has a begin side at all).
+    block = [n // g for n, g in zip(shape, grid)]
+    faces = halo_begin[0] * (halo_begin[1] + halo_end[1])
+    faces += (halo_begin[0] + halo_end[0]) if halo_begin[1] else 0
+    forward = jax.jit(f).lower(x, flux, wall).compile().as_text()
+    assert moved_bytes(forward)[0] == _bytes_per_axis(block, halo_begin, halo_end) + 4 * faces

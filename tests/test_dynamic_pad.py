@@ -644,7 +644,7 @@ def test_error_unknown_mode():
     with error(
         ValueError,
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'",
     ):
         jaxpad.dynamic_pad(jnp.ones(2), jnp.array([1]), (3,), "mirror")
 
@@ -652,8 +652,8 @@ def test_error_unknown_mode():
 def test_error_pad_value_with_non_constant_mode():
     with error(
         ValueError,
-        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant' or "
-        "'dirichlet'; got pad_value=1.0 with "
+        "jaxpad.dynamic_pad: pad_value is only read by sides whose mode is 'constant', "
+        "'dirichlet' or 'neumann'; got pad_value=1.0 with "
         "mode='edge'",
     ):
         jaxpad.dynamic_pad(jnp.ones(2), jnp.array([1]), (3,), "edge", 1.0)

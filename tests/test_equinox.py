@@ -274,3 +274,72 @@ def test_error_input_channels():
         "(2, 5).",
     ):
         conv(jnp.ones((2, 5)))
+
+
+# Equinox's spellings: the fixed-rank aliases and the "ZEROS" default ----------------------
+
+ALIASES = [
+    ("Conv1d", {"padding": 1, "padding_mode": "CIRCULAR"}, (9,)),
+    ("Conv2d", {"padding": 1, "stride": 2, "padding_mode": "REFLECT"}, (7, 8)),
+    ("Conv3d", {"padding": "SAME"}, (4, 3, 5)),
+    ("ConvTranspose1d", {"stride": 2, "output_padding": 1, "padding": 1}, (5,)),
+    ("ConvTranspose2d", {"stride": 2, "padding": "SAME", "padding_mode": "CIRCULAR"}, (4, 4)),
+    ("ConvTranspose3d", {"stride": 2, "padding": 1}, (3, 2, 3)),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,spatial", ALIASES, ids=[a[0] for a in ALIASES])
+def test_fixed_rank_aliases_match_equinox(name, kwargs, spatial):
+    # Positional arguments as Equinox orders them (ConvTranspose*d: output_padding
+    # before padding), so a call written for Equinox works unchanged.
+    original_cls, ours_cls = getattr(eqx.nn, name), getattr(jaxpad.equinox, name)
+    original, ours = pair(original_cls, ours_cls, 2, 4, 3, **kwargs)
+    assert isinstance(ours, jaxpad.equinox.Conv | jaxpad.equinox.ConvTranspose)
+    assert ours.num_spatial_dims == len(spatial)
+    assert_same(original, ours, normal(2, 2, *spatial))
+    if name.startswith("ConvTranspose"):
+        positional = ours_cls(2, 4, 3, 2, 1, 1, key=jax.random.key(0))
+        assert (positional.output_padding, positional.padding) == (
+            (1,) * len(spatial),
+            ((1, 1),) * len(spatial),
+        )
+
+
+def test_padding_mode_defaults_to_zeros_as_equinox():
+    import inspect
+
+    for name in ("Conv", "ConvTranspose", "Conv2d", "ConvTranspose2d"):
+        ours = inspect.signature(getattr(jaxpad.equinox, name)).parameters["padding_mode"]
+        theirs = inspect.signature(getattr(eqx.nn, name)).parameters["padding_mode"]
+        assert ours.default == theirs.default == "ZEROS", name
+    assert jaxpad.equinox.Conv2d(2, 4, 3, key=jax.random.key(0)).padding_mode == "ZEROS"
+
+
+def test_default_zeros_defers_to_the_policy_explicit_zeros_does_not():
+    x = normal(3, 9, 8)
+    policy = policies.flax("CIRCULAR")
+    default = jaxpad.equinox.Conv(2, 3, 4, 4, padding=policy, key=jax.random.key(0))
+    assert default.padding_mode == "CIRCULAR"
+    explicit = jaxpad.equinox.Conv(
+        2, 3, 4, 4, padding=policy, padding_mode="ZEROS", key=jax.random.key(0)
+    )
+    assert explicit.padding_mode == "ZEROS"
+    expected = nn.conv(x[None], explicit.weight, 1, policy, "constant")[0] + explicit.bias
+    np.testing.assert_allclose(explicit(x), expected, **TOL)
+
+
+def test_alias_checkpoints_load_both_ways(tmp_path):
+    original = eqx.nn.Conv2d(3, 4, 3, padding=1, padding_mode="REFLECT", key=jax.random.key(0))
+    path = tmp_path / "conv2d.eqx"
+    eqx.tree_serialise_leaves(path, original)
+    loaded = eqx.tree_deserialise_leaves(
+        path,
+        jaxpad.equinox.Conv2d(3, 4, 3, padding=1, padding_mode="REFLECT", key=jax.random.key(1)),
+    )
+    x = normal(3, 6, 5)
+    np.testing.assert_allclose(loaded(x), original(x), **TOL)
+    eqx.tree_serialise_leaves(path, loaded)
+    back = eqx.tree_deserialise_leaves(
+        path, eqx.nn.Conv2d(3, 4, 3, padding=1, padding_mode="REFLECT", key=jax.random.key(2))
+    )
+    np.testing.assert_array_equal(back.weight, original.weight)

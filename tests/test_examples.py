@@ -69,3 +69,10 @@ def test_channel_flow_recovers_the_wall_speed_with_either_padding():
     assert "(same as one by one: True)" in stdout
     assert stdout.count("top wall speed recovered 0.750") == 2
     assert stdout.strip().endswith("ok")
+
+
+def test_heat_flux_recovers_the_flux_amplitude_through_a_face_array():
+    stdout = run_example("heat_flux.py")
+    assert "solvers agree: True" in stdout
+    assert "recovered amplitude 1.99" in stdout or "recovered amplitude 2.00" in stdout
+    assert stdout.strip().endswith("ok")

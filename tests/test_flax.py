@@ -352,3 +352,79 @@ def test_error_input_features():
         "axis; got shape (1, 5, 2).",
     ):
         layer(jnp.ones((1, 5, 2)))
+
+
+# padding_mode: PyTorch's and Equinox's spelling of pad_mode ---------------------------------
+
+SPELLINGS = [
+    ("REPLICATE", "edge"),
+    ("zeros", "constant"),
+    ("CIRCULAR", "wrap"),
+    ("Reflect", "reflect"),
+    ("SYMMETRIC", "symmetric"),
+]
+
+
+@pytest.mark.parametrize("spelling,mode", SPELLINGS)
+def test_nnx_padding_mode_spellings(spelling, mode):
+    x = normal(2, 7, 6, 3)
+    for cls in (jaxpad.flax.Conv, jaxpad.flax.ConvTranspose):
+        ours = cls(3, 4, (3, 3), padding=policies.torch(1), padding_mode=spelling, rngs=nnx.Rngs(0))
+        same = cls(3, 4, (3, 3), padding=policies.torch(1), pad_mode=mode, rngs=nnx.Rngs(0))
+        assert ours.pad_mode == mode
+        np.testing.assert_array_equal(ours(x), same(x))
+
+
+@pytest.mark.parametrize("spelling,mode", SPELLINGS[1:3])
+def test_linen_padding_mode_spellings(spelling, mode):
+    x = normal(1, 8, 3)
+    for cls in (jaxpad.flax.LinenConv, jaxpad.flax.LinenConvTranspose):
+        ours = cls(2, (3,), padding=policies.torch(1), padding_mode=spelling)
+        same = cls(2, (3,), padding=policies.torch(1), pad_mode=mode)
+        variables = ours.init(jax.random.key(0), x)
+        np.testing.assert_array_equal(ours.apply(variables, x), same.apply(variables, x))
+        # The layer carries the mode as pad_mode, so a clone does not see both.
+        assert (ours.pad_mode, ours.padding_mode) == (mode, None)
+        assert ours.clone().pad_mode == mode
+
+
+def test_padding_mode_checkpoints_load_both_ways():
+    original = nnx.Conv(3, 5, (3, 3), padding="CIRCULAR", rngs=nnx.Rngs(0))
+    ours = jaxpad.flax.Conv(3, 5, (3, 3), padding="SAME", padding_mode="circular", rngs=nnx.Rngs(1))
+    nnx.update(ours, nnx.state(original))
+    x = normal(1, 6, 6, 3)
+    np.testing.assert_allclose(ours(x), original(x), **TOL)
+    nnx.update(original, nnx.state(jaxpad.flax.Conv(3, 5, (3, 3), rngs=nnx.Rngs(2))))
+    nnx.update(ours, nnx.state(original))
+    np.testing.assert_allclose(ours(x), original(x), **TOL)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **kw: jaxpad.flax.Conv(1, 1, 3, rngs=nnx.Rngs(0), **kw),
+        lambda **kw: jaxpad.flax.ConvTranspose(1, 1, 3, rngs=nnx.Rngs(0), **kw),
+        lambda **kw: jaxpad.flax.LinenConv(1, 3, **kw),
+        lambda **kw: jaxpad.flax.LinenConvTranspose(1, 3, **kw),
+    ],
+    ids=["Conv", "ConvTranspose", "LinenConv", "LinenConvTranspose"],
+)
+def test_error_pad_mode_and_padding_mode_both_given(make):
+    with pytest.raises(ValueError, match=r"^jaxpad\.flax\.\w+: got both pad_mode='edge' and "):
+        make(pad_mode="edge", padding_mode="edge")
+    with error(
+        ValueError,
+        "jaxpad.flax.Conv: got both pad_mode='edge' and padding_mode='REFLECT'; pass one "
+        "(padding_mode is PyTorch's and Equinox's name for pad_mode).",
+    ):
+        jaxpad.flax.Conv(1, 1, 3, pad_mode="edge", padding_mode="REFLECT", rngs=nnx.Rngs(0))
+
+
+def test_error_unknown_padding_mode():
+    with error(
+        ValueError,
+        "jaxpad.flax.LinenConv: padding_mode must be one of 'ZEROS', 'REFLECT', 'REPLICATE', "
+        "'CIRCULAR' (PyTorch's and Equinox's names) or a jaxpad.pad mode ('constant', 'edge', "
+        "'reflect', 'symmetric', 'wrap'), in any case; got 'mirror'.",
+    ):
+        jaxpad.flax.LinenConv(1, 3, padding_mode="mirror")

@@ -109,7 +109,8 @@ BAD_INPUTS = {
     "pad_value with edge": (
         dict(mode="edge", pad_value=1.0),
         ValueError,
-        r"pad_value is only read by sides whose mode is 'constant' or 'dirichlet'; got "
+        r"pad_value is only read by sides whose mode is 'constant', 'dirichlet' or 'neumann'; "
+        r"got "
         r"pad_value=1.0 with mode='edge'",
     ),
     "pad_value not a scalar": (

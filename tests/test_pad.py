@@ -485,7 +485,8 @@ def test_error_unknown_mode():
     with raises(
         ValueError,
         "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', "
-        "'symmetric', 'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet'; got 'mirror'.",
+        "'symmetric', 'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got "
+        "'mirror'.",
     ):
         jaxpad.pad(X, [0] * 3, [0] * 3, "mirror")
 
@@ -544,8 +545,8 @@ def test_error_negative_output_size():
 def test_error_pad_value_with_non_constant_mode():
     with raises(
         ValueError,
-        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or "
-        "'dirichlet'; got pad_value=1.0 with mode='edge'.",
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant', "
+        "'dirichlet' or 'neumann'; got pad_value=1.0 with mode='edge'.",
     ):
         jaxpad.pad(X, [0] * 3, [0] * 3, "edge", 1.0)
 

@@ -358,8 +358,8 @@ def test_error_pad_value_of_another_shape():
 def test_error_pad_value_that_no_side_reads():
     with raises(
         ValueError,
-        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant' or "
-        "'dirichlet'; got pad_value=1.0 with mode=(('wrap', 'edge'), ('reflect_odd', "
+        "jaxpad.pad: pad_value is only read by sides whose mode is 'constant', "
+        "'dirichlet' or 'neumann'; got pad_value=1.0 with mode=(('wrap', 'edge'), ('reflect_odd', "
         "'reflect_odd')).",
     ):
         jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), (("wrap", "edge"), "reflect_odd"), 1.0)
@@ -384,7 +384,7 @@ def test_error_interior_with_a_non_constant_side():
 def test_error_arithmetic_mode_on_bool():
     with raises(
         TypeError,
-        "jaxpad.pad: mode 'dirichlet' computes 2 * edge - mirror, which needs a numeric x; "
+        "jaxpad.pad: mode 'dirichlet' computes 2 * value - mirror, which needs a numeric x; "
         "got x of dtype bool.",
     ):
         jaxpad.pad(jnp.ones(3, bool), [1], [1], "dirichlet")

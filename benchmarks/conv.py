@@ -1,0 +1,385 @@
+"""Padded convolutions against the zero-padded ``lax.conv`` of the same shape.
+
+    python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--layers] [--step]
+
+Each row is one layer shape and pad mode. Its candidates run interleaved in one
+process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
+fixed cotangent), and are shown as ratios to ``zero``: ``lax.conv_general_dilated``
+with the same kernel, strides, dilation and groups, padded with zeros by the
+convolution itself (a zero-padded model of the same shape):
+
+- ``zero2``: the same program again (the control column: what noise alone gives);
+- ``jnp.pad``: ``jnp.pad`` in the mode, then a VALID conv (what Flax's and Equinox's
+  layers do with REFLECT / CIRCULAR / REPLICATE);
+- ``plain``: ``jaxpad.pad``, then a VALID conv (jaxpad before the conv planner);
+- ``jaxpad``: ``jaxpad.nn.conv`` with the same pads and mode (the planner's form).
+
+The C library's default allocator is kept (what users run): XLA:CPU's VALID conv
+allocates a large temporary per call that the default allocator returns to the
+system. ``--pinned`` re-executes with malloc pinned as the other benchmarks do, for
+comparison. ``--layers`` times Flax's and Equinox's own layers (REFLECT, CIRCULAR,
+REPLICATE) and a MobileNetV2 block (expand 1x1, depthwise 3x3, project 1x1) built of
+``flax.nnx.Conv`` against the same built of jaxpad's layers, each as a ratio to the
+layer with zero padding (for the block, Flax's own: the ``original`` column is then
+a control). ``--step`` times a CycleGAN ResNet-generator training step with its
+convolutions padded as Flax's REFLECT, as ``jaxpad.nn.conv`` and with zeros.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+import jaxpad
+from benchmarks._timing import PINNED_MALLOC, allocator, interleaved_medians, load, machine
+
+# (name, layout, batch, spatial, in features, out features, kernel, strides, dilation,
+#  groups, mode). Spatial sizes and batches are small enough for a 2-core machine.
+SWEEP = [
+    ("2d 64ch 3x3", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 1, "reflect"),
+    ("2d 64ch 3x3", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 1, "wrap"),
+    ("2d 32ch 3x3", "NHWC", 8, (32, 32), 32, 32, 3, 1, 1, 1, "edge"),
+    ("2d 128ch 3x3", "NHWC", 4, (32, 32), 128, 128, 3, 1, 1, 1, "symmetric"),
+    ("2d 3->64 7x7", "NHWC", 4, (64, 64), 3, 64, 7, 1, 1, 1, "reflect"),
+    ("2d 64ch 3x3 NCHW", "NCHW", 8, (64, 64), 64, 64, 3, 1, 1, 1, "reflect"),
+    ("2d 64ch 3x3 s2", "NHWC", 8, (64, 64), 64, 64, 3, 2, 1, 1, "reflect"),
+    ("2d 256ch 1x1", "NHWC", 8, (16, 16), 256, 256, 1, 1, 1, 1, "reflect"),
+    ("2d 64ch 3x3 d2", "NHWC", 8, (32, 32), 64, 64, 3, 1, 2, 1, "reflect"),
+    ("2d 64ch 3x3 VALID", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 1, "valid"),
+    # XLA:CPU's grouped kernel gradient is slow (5.5 s at (8, 32, 32, 128)): kept small.
+    ("2d grouped 16x4", "NHWC", 2, (16, 16), 64, 64, 3, 1, 1, 16, "reflect"),
+    ("2d dw 64 3x3", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 64, "reflect"),
+    ("2d dw 64 3x3 zeros", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 64, "constant"),
+    ("2d dw 256 5x5", "NHWC", 8, (16, 16), 256, 256, 5, 1, 1, 256, "wrap"),
+    ("2d dw 144 7x7", "NHWC", 4, (28, 28), 144, 144, 7, 1, 1, 144, "reflect"),
+    ("2d dw 64 3x3 NCHW", "NCHW", 8, (32, 32), 64, 64, 3, 1, 1, 64, "edge"),
+    ("2d dw 64 3x3 s2", "NHWC", 8, (64, 64), 64, 64, 3, 2, 1, 64, "reflect"),
+    ("1d 64ch k5", "NWC", 16, (256,), 64, 64, 5, 1, 1, 1, "reflect"),
+    ("1d dw 64 k7", "NWC", 16, (256,), 64, 64, 7, 1, 1, 64, "wrap"),
+    ("3d 16ch 3x3x3", "NDHWC", 2, (16, 16, 16), 16, 16, 3, 1, 1, 1, "reflect"),
+]
+
+QUICK = [0, 5, 6, 9, 11, 14]
+
+LAYOUTS = {
+    "NHWC": ("NHWC", "HWIO", "NHWC"),
+    "NCHW": ("NCHW", "OIHW", "NCHW"),
+    "NWC": ("NWC", "WIO", "NWC"),
+    "NDHWC": ("NDHWC", "DHWIO", "NDHWC"),
+}
+
+
+def _case(layout, batch, spatial, cin, cout, k, s, d, groups, mode):
+    dn = LAYOUTS[layout]
+    rank = len(spatial)
+    x_shape = (batch, *spatial, cin) if layout[-1] == "C" else (batch, cin, *spatial)
+    k_shape = (
+        (k,) * rank + (cin // groups, cout)
+        if dn[1][0] != "O"
+        else (cout, cin // groups) + (k,) * rank
+    )
+    rng = np.random.default_rng(0)
+    x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
+    kernel = jnp.asarray(rng.standard_normal(k_shape) * 0.1, jnp.float32)
+    numbers = lax.conv_dimension_numbers(x_shape, k_shape, dn)
+    span = d * (k - 1) + 1
+    p = 0 if mode == "valid" else (span - 1) // 2
+    pads = [(p, span - 1 - p)] * rank if mode != "valid" else [(0, 0)] * rank
+    strides, dil = (s,) * rank, (d,) * rank
+    common = dict(rhs_dilation=dil, dimension_numbers=numbers, feature_group_count=groups)
+    jmode = "constant" if mode == "valid" else mode
+
+    def zero(x, kernel):
+        return lax.conv_general_dilated(x, kernel, strides, pads, **common)
+
+    def widths():
+        lo = [(0, 0)] * x.ndim
+        for axis, pair in zip(numbers.lhs_spec[2:], pads):
+            lo[axis] = pair
+        return lo
+
+    def jnp_pad(x, kernel):
+        padded = jnp.pad(x, widths(), jmode)
+        return lax.conv_general_dilated(padded, kernel, strides, "VALID", **common)
+
+    def plain(x, kernel):
+        w = widths()
+        padded = jaxpad.pad(x, [a for a, _ in w], [b for _, b in w], jmode)
+        return lax.conv_general_dilated(padded, kernel, strides, "VALID", **common)
+
+    policy = jaxpad.policies.torch([lo for lo, _ in pads])
+
+    def ours(x, kernel):
+        return jaxpad.nn.conv(x, kernel, strides, policy, jmode, dil, numbers, groups)
+
+    return (
+        x,
+        kernel,
+        {"zero": zero, "zero2": zero, "jnp.pad": jnp_pad, "plain": plain, "jaxpad": ours},
+    )
+
+
+def _gradient(f, x, kernel):
+    ct = jnp.asarray(
+        np.random.default_rng(1).standard_normal(jax.eval_shape(f, x, kernel).shape), jnp.float32
+    )
+
+    def g(x, kernel, ct):
+        _, vjp = jax.vjp(f, x, kernel)
+        return vjp(ct)
+
+    return jax.jit(g), ct
+
+
+def run(rows, rounds):
+    results = []
+    for name, *spec in rows:
+        x, kernel, fns = _case(*spec)
+        expected = fns["plain"](x, kernel)
+        np.testing.assert_allclose(fns["jaxpad"](x, kernel), expected, rtol=2e-3, atol=2e-3)
+        fwd = {n: jax.jit(f) for n, f in fns.items()}
+        m = interleaved_medians(fwd, {n: (x, kernel) for n in fwd}, rounds=rounds, calls=2)
+        grads = {}
+        args = {}
+        for n, f in fns.items():
+            grads[n], ct = _gradient(f, x, kernel)
+            args[n] = (x, kernel, ct)
+        g = interleaved_medians(grads, args, rounds=max(rounds - 1, 2), calls=2)
+        row = (name, spec[-1], m, g)
+        results.append(row)
+        _print_row(row)
+    return results
+
+
+def _print_row(row):
+    name, mode, m, g = row
+    cells = []
+    for table in (m, g):
+        base = table["zero"]
+        cells += [f"{table[n] / base:.2f}" for n in ("zero2", "jnp.pad", "plain", "jaxpad")]
+    print(
+        f"| {name} | {mode} | {m['zero'] * 1e3:.2f} | {g['zero'] * 1e3:.2f} | "
+        + " | ".join(cells)
+        + " |",
+        flush=True,
+    )
+
+
+def summary(results):
+    for kind, index in (("forward", 2), ("gradient", 3)):
+        ratios = {r[0] + " " + r[1]: r[index]["jaxpad"] / r[index]["zero"] for r in results}
+        today = [r[index]["plain"] / r[index]["zero"] for r in results]
+        values = np.array(list(ratios.values()))
+        worst = sorted(ratios.items(), key=lambda kv: -kv[1])[:5]
+        print(
+            f"{kind}: jaxpad / zero median {np.median(values):.2f}, p90 "
+            f"{np.percentile(values, 90):.2f}, max {values.max():.2f}; "
+            f"before the planner (plain) median {np.median(today):.2f}, max {max(today):.2f}"
+        )
+        print("  worst five: " + ", ".join(f"{n} {v:.2f}" for n, v in worst))
+
+
+def _layer_rows(rounds):
+    """Flax's and Equinox's layers against jaxpad's, and against the same layer with
+    zero padding: forward, and a gradient step (w.r.t. parameters and input)."""
+    import equinox as eqx
+    from flax import nnx
+
+    import jaxpad.equinox
+    import jaxpad.flax
+
+    def flax_fns(layer):
+        graphdef, params = nnx.split(layer)
+
+        def fwd(params, x):
+            return nnx.merge(graphdef, params)(x)
+
+        def grad(params, x):
+            return jax.grad(lambda p, x: jnp.sum(fwd(p, x) ** 2), (0, 1))(params, x)
+
+        return jax.jit(fwd), jax.jit(grad), params
+
+    def eqx_fns(layer):
+        params, static = eqx.partition(layer, eqx.is_array)
+
+        def fwd(params, x):
+            return jax.vmap(eqx.combine(params, static))(x)
+
+        def grad(params, x):
+            return jax.grad(lambda p, x: jnp.sum(fwd(p, x) ** 2), (0, 1))(params, x)
+
+        return jax.jit(fwd), jax.jit(grad), params
+
+    def mobilenet(conv_cls, c, rngs):
+        expand = conv_cls(c, 6 * c, (1, 1), rngs=rngs)
+        depthwise = conv_cls(
+            6 * c, 6 * c, (3, 3), padding="SAME", feature_group_count=6 * c, rngs=rngs
+        )
+        project = conv_cls(6 * c, c, (1, 1), rngs=rngs)
+        return nnx.List([expand, depthwise, project])
+
+    def block_fns(block):
+        graphdef, params = nnx.split(block)
+
+        def fwd(params, x):
+            expand, depthwise, project = nnx.merge(graphdef, params)
+            return x + project(jax.nn.relu6(depthwise(jax.nn.relu6(expand(x)))))
+
+        def grad(params, x):
+            return jax.grad(lambda p, x: jnp.sum(fwd(p, x) ** 2), (0, 1))(params, x)
+
+        return jax.jit(fwd), jax.jit(grad), params
+
+    rows = []
+    rng = np.random.default_rng(0)
+    for c in (32, 64):
+        x = jnp.asarray(rng.standard_normal((8, 64, 64, c)), jnp.float32)
+        for padding in ("REFLECT", "CIRCULAR"):
+            fns = {
+                "zero": flax_fns(nnx.Conv(c, c, (3, 3), padding="SAME", rngs=nnx.Rngs(0))),
+                "original": flax_fns(nnx.Conv(c, c, (3, 3), padding=padding, rngs=nnx.Rngs(0))),
+                "jaxpad": flax_fns(
+                    jaxpad.flax.Conv(c, c, (3, 3), padding=padding, rngs=nnx.Rngs(0))
+                ),
+            }
+            rows.append((f"flax Conv {c}ch", padding, fns, x))
+        xc = jnp.moveaxis(x, -1, 1)
+        for mode in ("REFLECT", "REPLICATE"):
+            key = jax.random.key(0)
+            fns = {
+                "zero": eqx_fns(eqx.nn.Conv2d(c, c, 3, padding=1, key=key)),
+                "original": eqx_fns(eqx.nn.Conv2d(c, c, 3, padding=1, padding_mode=mode, key=key)),
+                "jaxpad": eqx_fns(
+                    jaxpad.equinox.Conv(2, c, c, 3, padding=1, padding_mode=mode, key=key)
+                ),
+            }
+            rows.append((f"equinox Conv2d {c}ch", mode, fns, xc))
+    for c in (16, 32):
+        x = jnp.asarray(rng.standard_normal((8, 56, 56, c)), jnp.float32)
+        fns = {
+            "zero": block_fns(mobilenet(nnx.Conv, c, nnx.Rngs(0))),
+            "original": block_fns(mobilenet(nnx.Conv, c, nnx.Rngs(0))),
+            "jaxpad": block_fns(mobilenet(jaxpad.flax.Conv, c, nnx.Rngs(0))),
+        }
+        rows.append((f"MobileNetV2 block {c}->{6 * c}", "zeros", fns, x))
+    print(
+        "| layer | mode | zero fwd ms | zero step ms | fwd original | fwd jaxpad "
+        "| step original | step jaxpad |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for name, mode, fns, x in rows:
+        fwd = {n: f for n, (f, _, _) in fns.items()}
+        step = {n: g for n, (_, g, _) in fns.items()}
+        args = {n: (p, x) for n, (_, _, p) in fns.items()}
+        m = interleaved_medians(fwd, args, rounds=rounds, calls=2)
+        g = interleaved_medians(step, args, rounds=rounds, calls=2)
+        print(
+            f"| {name} | {mode} | {m['zero'] * 1e3:.2f} | {g['zero'] * 1e3:.2f} | "
+            f"{m['original'] / m['zero']:.2f} | {m['jaxpad'] / m['zero']:.2f} | "
+            f"{g['original'] / g['zero']:.2f} | {g['jaxpad'] / g['zero']:.2f} |",
+            flush=True,
+        )
+
+
+def _generator_step(rounds, batch=8, size=64, channels=32, blocks=6):
+    """A CycleGAN ResNet-generator training step (per residual block two reflect-padded
+    3x3 convolutions with instance norm; MSE loss; SGD), with each conv written as
+    Flax's ``padding="REFLECT"`` does it (``jnp.pad``, then a VALID conv), as
+    ``jaxpad.nn.conv``, and with zero padding."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    policy = jaxpad.policies.torch(1)
+
+    def flax_reflect(x, kernel):
+        padded = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), mode="reflect")
+        return lax.conv_general_dilated(padded, kernel, (1, 1), "VALID", dimension_numbers=dn)
+
+    def ours(x, kernel):
+        return jaxpad.nn.conv(x, kernel, 1, policy, "reflect", dimension_numbers=dn)
+
+    def zero(x, kernel):
+        return lax.conv_general_dilated(x, kernel, (1, 1), "SAME", dimension_numbers=dn)
+
+    def make_step(conv):
+        def norm(x):
+            mean = x.mean(axis=(1, 2), keepdims=True)
+            return (x - mean) * lax.rsqrt(x.var(axis=(1, 2), keepdims=True) + 1e-5)
+
+        def loss(params, x, target):
+            for first, second in params:
+                y = jax.nn.relu(norm(conv(x, first)))
+                x = x + norm(conv(y, second))
+            return jnp.mean((x - target) ** 2)
+
+        @jax.jit
+        def step(params, x, target):
+            value, grads = jax.value_and_grad(loss)(params, x, target)
+            return jax.tree.map(lambda p, g: p - 1e-2 * g, params, grads), value
+
+        return step
+
+    rng = np.random.default_rng(3)
+    shape = (batch, size, size, channels)
+    params = [
+        tuple(
+            jnp.asarray(rng.normal(size=(3, 3, channels, channels)) * 0.05, jnp.float32)
+            for _ in range(2)
+        )
+        for _ in range(blocks)
+    ]
+    x = jnp.asarray(rng.standard_normal(shape), jnp.float32)
+    target = jnp.asarray(rng.standard_normal(shape), jnp.float32)
+    steps = {"zero": make_step(zero), "flax REFLECT": make_step(flax_reflect)}
+    steps["jaxpad"] = make_step(ours)
+    np.testing.assert_allclose(
+        steps["jaxpad"](params, x, target)[1],
+        steps["flax REFLECT"](params, x, target)[1],
+        rtol=1e-4,
+    )
+    m = interleaved_medians(steps, {n: (params, x, target) for n in steps}, rounds=rounds, calls=1)
+    print(f"ResNet generator step, {blocks} blocks, input {shape}:")
+    for name in steps:
+        print(f"  {name}: {m[name] * 1e3:.1f} ms, {m[name] / m['zero']:.2f}x zero padding")
+    print(f"  Flax REFLECT / jaxpad: {m['flax REFLECT'] / m['jaxpad']:.2f}x")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="six rows only")
+    parser.add_argument("--pinned", action="store_true", help="re-run with malloc pinned")
+    parser.add_argument("--layers", action="store_true", help="Flax/Equinox layers only")
+    parser.add_argument("--step", action="store_true", help="the ResNet generator step only")
+    args = parser.parse_args()
+    if args.pinned and allocator() != "pinned":
+        os.execve(
+            sys.executable,
+            [sys.executable, "-m", "benchmarks.conv", *sys.argv[1:]],
+            {**os.environ, **PINNED_MALLOC},
+        )
+    print(machine(), "|", allocator(), "malloc |", load())
+    if args.layers or args.step:
+        if args.layers:
+            _layer_rows(args.rounds)
+        if args.step:
+            _generator_step(args.rounds)
+        print(load())
+        return
+    print(
+        "| shape | mode | zero fwd ms | zero grad ms | fwd zero2 | fwd jnp.pad | fwd plain "
+        "| fwd jaxpad | grad zero2 | grad jnp.pad | grad plain | grad jaxpad |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows = [SWEEP[i] for i in QUICK] if args.quick else SWEEP
+    results = run(rows, args.rounds)
+    summary(results)
+    print(load())
+
+
+if __name__ == "__main__":
+    main()

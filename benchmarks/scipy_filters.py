@@ -1,0 +1,153 @@
+"""jaxpad.scipy.ndimage against scipy.ndimage: jitted float32 filters, forward and VJP.
+
+    python -m benchmarks.scipy_filters [--rounds 7] [--only gaussian median ...]
+
+Each row is one group timed in interleaved rounds (benchmarks/_timing.py), with
+glibc's default allocator: scipy's filter (single-threaded C), jaxpad's filter under
+``jit``, the same jaxpad program again (the control: its ratio is the noise), for the
+linear filters the same filter written as ``jnp.pad`` then one ``lax.conv`` per axis,
+and the VJP of jaxpad's filter (the cotangent given, the pullback timed). The results
+are checked against scipy before anything is timed. Ratios are times over scipy's.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import scipy.ndimage as sn
+from jax import lax
+
+from benchmarks._timing import interleaved_medians, load, machine
+from jaxpad.scipy import ndimage as jn
+
+
+def _conv_reference(x, passes):
+    """jnp.pad (symmetric = scipy's reflect) then one lax.conv per 1-D pass."""
+    y = x
+    for axis, w in passes:
+        lo = len(w) // 2
+        pads = [(0, 0)] * x.ndim
+        pads[axis] = (lo, len(w) - 1 - lo)
+        y = jnp.pad(y, pads, mode="symmetric")
+        shape = [1] * x.ndim
+        shape[axis] = len(w)
+        kernel = jnp.asarray(np.asarray(w, np.float32).reshape(1, 1, *shape))
+        y = lax.conv(y[None, None], kernel, (1,) * x.ndim, "VALID")[0, 0]
+    return y
+
+
+def _gauss_passes(ndim, sigma):
+    w = np.exp(-0.5 * (np.arange(-int(4 * sigma + 0.5), int(4 * sigma + 0.5) + 1) / sigma) ** 2)
+    return [(axis, w / w.sum()) for axis in range(ndim)]
+
+
+def cases(ndim):
+    """(name, scipy call, jaxpad call, conv reference passes or None)."""
+    out = []
+    for sigma in (1.0, 2.0, 4.0):
+        out.append(
+            (
+                f"gaussian sigma {sigma:g}",
+                lambda x, s=sigma: sn.gaussian_filter(x, s),
+                lambda x, s=sigma: jn.gaussian_filter(x, s),
+                _gauss_passes(ndim, sigma),
+            )
+        )
+    for size in (3, 9):
+        out.append(
+            (
+                f"uniform {size}",
+                lambda x, s=size: sn.uniform_filter(x, s),
+                lambda x, s=size: jn.uniform_filter(x, s),
+                [(axis, np.full(size, 1.0 / size)) for axis in range(ndim)],
+            )
+        )
+    out.append(("sobel", lambda x: sn.sobel(x, 0), lambda x: jn.sobel(x, 0), None))
+    out.append(("laplace", sn.laplace, jn.laplace, None))
+    weights = np.random.default_rng(0).standard_normal((3,) * ndim)
+    out.append(
+        (
+            "correlate 3^d",
+            lambda x: sn.correlate(x, weights),
+            lambda x: jn.correlate(x, weights),
+            None,
+        )
+    )
+    for size in (3, 5, 9):
+        out.append(
+            (
+                f"maximum {size}",
+                lambda x, s=size: sn.maximum_filter(x, s),
+                lambda x, s=size: jn.maximum_filter(x, s),
+                None,
+            )
+        )
+    for size in (3, 5) if ndim == 2 else (3,):
+        out.append(
+            (
+                f"median {size}",
+                lambda x, s=size: sn.median_filter(x, s),
+                lambda x, s=size: jn.median_filter(x, s),
+                None,
+            )
+        )
+    return out
+
+
+def run(shape, rounds, only):
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    xj = jnp.asarray(x)
+    rows = []
+    for name, ours_scipy, ours_jax, passes in cases(len(shape)):
+        if only and not any(word in name for word in only):
+            continue
+        forward = jax.jit(ours_jax)
+        control = jax.jit(lambda x, f=ours_jax: f(x))
+        ct = jnp.ones(shape, jnp.float32)
+        vjp = jax.jit(lambda x, t, f=ours_jax: jax.vjp(f, x)[1](t)[0])
+        want = ours_scipy(x)
+        got = np.asarray(forward(xj))
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+        candidates = {"scipy": ours_scipy, "jaxpad": forward, "control": control, "vjp": vjp}
+        args = {"scipy": (x,), "jaxpad": (xj,), "control": (xj,), "vjp": (xj, ct)}
+        if passes is not None:
+            conv = jax.jit(lambda x, p=passes: _conv_reference(x, p))
+            np.testing.assert_allclose(np.asarray(conv(xj)), want, rtol=1e-4, atol=1e-4)
+            candidates["pad+conv"] = conv
+            args["pad+conv"] = (xj,)
+        t = interleaved_medians(candidates, args, rounds=rounds, warmup=1, calls=1)
+        rows.append((name, t))
+        base = t["scipy"]
+        conv_ratio = f"{t['pad+conv'] / base:.3f}" if "pad+conv" in t else ""
+        print(
+            f"| {name} | {base * 1e3:.1f} | {t['jaxpad'] / base:.3f} | "
+            f"{t['control'] / t['jaxpad']:.2f} | {t['vjp'] / base:.3f} | "
+            f"{t['vjp'] / t['jaxpad']:.2f} | {conv_ratio} |",
+            flush=True,
+        )
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", nargs="*", default=[], help="names containing these words")
+    parser.add_argument("--no-3d", action="store_true", help="skip the 128^3 cases")
+    args = parser.parse_args()
+    print(f"{machine()}; {load()}; float32, scipy's default mode (reflect), jit")
+    for shape in [(1024, 1024)] + ([] if args.no_3d else [(128, 128, 128)]):
+        print(f"\n{'x'.join(map(str, shape))}\n")
+        print(
+            "| filter | scipy ms | jaxpad / scipy | control / jaxpad | VJP / scipy | "
+            "VJP / forward | jnp.pad + lax.conv / scipy |"
+        )
+        print("|---|---|---|---|---|---|---|")
+        run(shape, args.rounds, args.only)
+    print(f"\n{load()}")
+
+
+if __name__ == "__main__":
+    main()

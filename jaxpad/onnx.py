@@ -1,0 +1,289 @@
+"""ONNX export of jaxpad's primitives through `jax2onnx <https://github.com/enpasos/jax2onnx>`_.
+
+Importing this module registers a jax2onnx plugin for each jaxpad primitive (jax2onnx
+keeps its converters in a registry that plugins add themselves to when imported; it
+discovers no entry points). ``jax2onnx.to_onnx`` then exports functions that call
+``jaxpad.pad``, ``jaxpad.dynamic_pad``, ``jaxpad.broadcast``, ``jaxpad.nn`` and the
+``jaxpad.flax`` layers, and their gradients.
+
+A pad in constant, edge, reflect or wrap mode whose pads ONNX's ``Pad`` takes (edge:
+not negative; reflect: shorter than the axis; wrap: at most its length, opset 19 on) is
+one ``Pad`` node. Every other pad (symmetric, the odd and dirichlet modes, per-side
+modes, crops, pads longer than the axis, interior padding), the folds, ``dynamic_pad``
+and ``broadcast`` are written into the graph as the JAX program they lower to on
+XLA:CPU (slices, reversals, concatenates; ``Expand`` for a broadcast), which jax2onnx's
+own converters translate. A pad that cannot be planned for a symbolic input size raises
+``NotImplementedError`` naming the primitive, the mode and the constraint it needs
+(symbolic inputs with constraints: ``jax.ShapeDtypeStruct(jax.export.symbolic_shape(
+"n, 4", constraints=["n >= 3"]), dtype)``). ``lax.platform_dependent`` (in
+``jaxpad.nn``'s convolutions) exports its CPU branch. Needs ``pip install
+"jaxpad[onnx]"``.
+
+Example:
+  >>> import jaxpad, jaxpad.onnx
+  >>> from jax2onnx import to_onnx
+  >>> model = to_onnx(lambda x: jaxpad.pad(x, [1, 2], [2, 1], "reflect"), [(3, 4)])
+  >>> [node.op_type for node in model.graph.node]
+  ['Pad']
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from typing import Any
+
+import jax
+import numpy as np
+from jax import lax
+
+try:
+    from jax2onnx.converter.lowering_dispatch import lower_jaxpr_with_plugins
+    from jax2onnx.plugins._ir_shapes import _ensure_value_metadata, _stamp_type_and_shape
+    from jax2onnx.plugins.plugin_system import (
+        PLUGIN_REGISTRY,
+        PrimitiveLeafPlugin,
+        register_primitive,
+    )
+except ImportError as error:  # pragma: no cover - exercised without the extra
+    raise ImportError(
+        "jaxpad.onnx needs jax2onnx: pip install 'jaxpad[onnx]' (or pip install jax2onnx)."
+    ) from error
+
+from jaxpad._broadcast import _broadcast_lowering, broadcast_p
+from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad_p
+from jaxpad._lowering import (
+    Target,
+    dynamic_fold_lowering,
+    dynamic_pad_lowering,
+    fold_lowering,
+    pad_lowering,
+)
+from jaxpad._pad import fold_p, pad_p
+from jaxpad._sharded_pad import _marker_p
+
+__all__: list[str] = []  # importing the module registers the converters
+
+# XLA:CPU's plan: slices, reversals, broadcasts and concatenates (jnp.pad's graph),
+# no gathers, which ONNX runtimes run slowly or not at all.
+_TARGET = Target("cpu", False)
+
+
+def _dilated(x, pad_value, interior):
+    """``x`` with ``interior[axis]`` pad values between neighbours along each axis, as
+    a concatenate and a reshape (jax2onnx's ``Pad`` has no interior padding)."""
+    for axis, r in enumerate(interior):
+        n = x.shape[axis]
+        if not r or n < 2:
+            continue
+        moved = jax.numpy.moveaxis(x, axis, -1)[..., None]
+        fill = lax.broadcast_in_dim(pad_value, (*moved.shape[:-1], r), ())
+        rows = lax.concatenate([moved, fill.astype(x.dtype)], moved.ndim - 1)
+        flat = rows.reshape(*moved.shape[:-2], n * (r + 1))[..., : (n - 1) * (r + 1) + 1]
+        x = jax.numpy.moveaxis(flat, -1, axis)
+    return x
+
+
+def _pad(x, pad_value, *, pads_begin, pads_end, interior, mode):
+    if any(interior):  # constant mode only (the shape rule checks it)
+        x = _dilated(x, pad_value, interior)
+        interior = (0,) * x.ndim
+    return pad_lowering(
+        x,
+        pad_value,
+        pads_begin=pads_begin,
+        pads_end=pads_end,
+        interior=interior,
+        mode=mode,
+        target=_TARGET,
+    )
+
+
+def _fold(t, **params):
+    return fold_lowering(t, target=_TARGET, **params)
+
+
+# max_pad bounds the exchange of a program partitioned over devices; one device
+# ignores it, as the primitives' own lowerings do.
+def _dynamic_pad(x, pad_value, pads_begin, *, max_pad=None, **params):
+    del max_pad
+    return dynamic_pad_lowering(x, pad_value, pads_begin, target=_TARGET, **params)
+
+
+def _dynamic_fold(t, pads_begin, *, max_pad=None, **params):
+    del max_pad
+    return dynamic_fold_lowering(t, pads_begin, target=_TARGET, **params)
+
+
+def _marker(value, *, jaxpr):
+    del jaxpr
+    return value
+
+
+# Each primitive, the JAX function of its operands and params that it lowers to.
+_PRIMITIVES: dict[Any, Any] = {
+    pad_p: _pad,
+    fold_p: _fold,
+    dynamic_pad_p: _dynamic_pad,
+    dynamic_fold_p: _dynamic_fold,
+    broadcast_p: _broadcast_lowering,
+    _marker_p: _marker,
+}
+
+
+# ONNX Pad's modes and the pads each reads its axis as one run with (n: the axis size).
+_ONNX_PAD_MODES = {
+    "constant": lambda pad, n: True,
+    "edge": lambda pad, n: pad >= 0,
+    "reflect": lambda pad, n: _is_int(n) and 0 <= pad < n,
+    "wrap": lambda pad, n: _is_int(n) and 0 <= pad <= n,
+}
+
+
+def _is_int(size) -> bool:
+    return isinstance(size, (int, np.integer))
+
+
+def _native_pad_mode(ctx, eqn) -> str | None:
+    """The ONNX ``Pad`` mode that computes ``eqn`` (a ``jaxpad_pad``) in one node, or None."""
+    params = eqn.params
+    mode = params["mode"]
+    if not isinstance(mode, str) or mode not in _ONNX_PAD_MODES or any(params["interior"]):
+        return None
+    if mode == "wrap" and getattr(ctx.builder, "opset", 0) < 19:
+        return None  # Pad's wrap mode came with opset 19
+    shape = eqn.invars[0].aval.shape
+    pads = zip(params["pads_begin"], params["pads_end"], shape)
+    if all(_ONNX_PAD_MODES[mode](lo, n) and _ONNX_PAD_MODES[mode](hi, n) for lo, hi, n in pads):
+        return mode
+    return None
+
+
+def _emit_pad(ctx, eqn, pads_begin, pads_end, mode) -> None:
+    """One ONNX ``Pad`` node for ``eqn`` (operands: the array, then the pad value)."""
+    x_var, value_var = eqn.invars
+    (out_var,) = eqn.outvars
+    x = ctx.get_value_for_var(x_var, name_hint=ctx.fresh_name("jaxpad_pad_in"))
+    out_spec = ctx.get_value_for_var(out_var, name_hint=ctx.fresh_name("jaxpad_pad_out"))
+    pads = np.asarray([*pads_begin, *pads_end], np.int64)
+    pads_value = ctx.builder.add_initializer_from_array(
+        name=ctx.fresh_name("jaxpad_pads"), array=pads
+    )
+    _stamp_type_and_shape(pads_value, pads.shape)
+    _ensure_value_metadata(ctx, pads_value)
+    inputs = [x, pads_value]
+    if mode == "constant":
+        inputs.append(ctx.get_value_for_var(value_var, name_hint=ctx.fresh_name("jaxpad_value")))
+    name = getattr(out_spec, "name", None) or ctx.fresh_name("jaxpad_pad_out")
+    producer = getattr(out_spec, "producer", None)
+    if callable(producer) and producer() is not None:
+        name = ctx.fresh_name("jaxpad_pad_out")
+    result = ctx.builder.Pad(*inputs, mode=mode, _outputs=[name])
+    # The output's type and shape as the converter declared them (symbolic sizes
+    # included), not recomputed from the avals.
+    if getattr(out_spec, "type", None) is not None:
+        result.type = out_spec.type
+    if getattr(out_spec, "shape", None) is not None:
+        result.shape = out_spec.shape
+    _ensure_value_metadata(ctx, result)
+    ctx.bind_value_for_var(out_var, result)
+
+
+class _LaxPadPlugin(PrimitiveLeafPlugin):
+    """``lax.pad`` inside an inlined program: one ONNX ``Pad``. jax2onnx's own converter
+    of ``lax.pad`` (0.17) fails on symbolic sizes, which this one carries through; it
+    still takes interior padding."""
+
+    def lower(self, ctx, eqn) -> None:
+        config = eqn.params["padding_config"]
+        if any(r for _, _, r in config):
+            PLUGIN_REGISTRY[lax.pad_p.name].lower(ctx, eqn)
+            return
+        _emit_pad(ctx, eqn, [lo for lo, _, _ in config], [hi for _, hi, _ in config], "constant")
+
+
+_INLINE_REGISTRY = ChainMap({lax.pad_p.name: _LaxPadPlugin()}, PLUGIN_REGISTRY)
+
+
+def _inline(prim, fn, ctx, eqn) -> None:
+    """Writes ``fn``'s program for ``eqn`` into the ONNX graph by jax2onnx's converters."""
+    avals = [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in eqn.invars]
+    try:
+        closed = jax.make_jaxpr(lambda *args: fn(*args, **eqn.params))(*avals)
+    except (ValueError, jax.errors.InconclusiveDimensionOperation) as error:
+        shapes = ", ".join(str(tuple(a.shape)) for a in avals)
+        reason = str(error).splitlines()[0]
+        raise NotImplementedError(
+            f"jaxpad.onnx: cannot export {prim.name} with mode={_describe(eqn.params)} on "
+            f"operands of shape {shapes}: {reason}"
+        ) from None
+    inner = closed.jaxpr
+    for var, value in zip(inner.constvars, closed.consts):
+        ctx.bind_const_for_var(var, np.asarray(value))
+    for outer, var in zip(eqn.invars, inner.invars):
+        ctx.bind_value_for_var(var, ctx.get_value_for_var(outer))
+    lower_jaxpr_with_plugins(ctx=ctx, jaxpr=inner, registry=_INLINE_REGISTRY, source=prim.name)
+    for outer, var in zip(eqn.outvars, inner.outvars):
+        ctx.bind_value_for_var(outer, ctx.get_value_for_var(var))
+
+
+def _describe(params) -> str:
+    return repr(params.get("mode"))
+
+
+def _lower_pad(ctx, eqn) -> None:
+    """``jaxpad_pad`` as one ONNX ``Pad`` where a mode of ONNX's computes it, else inlined."""
+    mode = _native_pad_mode(ctx, eqn)
+    if mode is None:
+        _inline(pad_p, _pad, ctx, eqn)
+    else:
+        _emit_pad(ctx, eqn, eqn.params["pads_begin"], eqn.params["pads_end"], mode)
+
+
+def _register(prim, fn) -> None:
+    class Plugin(PrimitiveLeafPlugin):
+        def lower(self, ctx, eqn) -> None:
+            if prim is pad_p:
+                _lower_pad(ctx, eqn)
+            else:
+                _inline(prim, fn, ctx, eqn)
+
+    Plugin.__name__ = Plugin.__qualname__ = f"{prim.name}_plugin"
+    register_primitive(
+        jaxpr_primitive=prim.name,
+        jax_doc="docs/interoperability.md",
+        onnx=[],
+        since="jaxpad 0.1.0",
+        context="primitives.jaxpad",
+        component=prim.name,
+        testcases=[],
+    )(Plugin)
+
+
+for _prim, _fn in _PRIMITIVES.items():
+    _register(_prim, _fn)
+
+
+class _PlatformIndexPlugin(PrimitiveLeafPlugin):
+    """``lax.platform_dependent``'s branch index (``jaxpad.nn``'s convolutions plan per
+    platform) as a constant: the CPU branch, whose slices and concatenates ONNX runs
+    well; every branch computes the same values."""
+
+    def lower(self, ctx, eqn) -> None:
+        platforms = eqn.params["platforms"]
+        index = next(
+            (i for i, names in enumerate(platforms) if names is not None and "cpu" in names),
+            next((i for i, names in enumerate(platforms) if names is None), 0),
+        )
+        ctx.bind_const_for_var(eqn.outvars[0], np.asarray(index, np.int32))
+
+
+if "platform_index" not in PLUGIN_REGISTRY:  # jax2onnx 0.17 has none
+    register_primitive(
+        jaxpr_primitive="platform_index",
+        jax_doc="https://docs.jax.dev/en/latest/_autosummary/jax.lax.platform_dependent.html",
+        onnx=[],
+        since="jaxpad 0.1.0",
+        context="primitives.jaxpad",
+        component="platform_index",
+        testcases=[],
+    )(_PlatformIndexPlugin)

@@ -1,0 +1,60 @@
+"""``scipy.ndimage``'s filters with scipy's names, arguments, modes and dtype rules.
+
+Replacing ``scipy.ndimage`` by ``jaxpad.scipy.ndimage`` gives the same numbers (to
+float32 rounding without x64), under ``jit``, ``vmap`` and ``grad``. The differences:
+``output`` may be a dtype but not an array (JAX cannot write in place); ``weights``,
+``footprint``, ``size``, ``sigma``, ``origin`` and ``mode`` are static; ``mode`` may be a
+sequence (one per filtered axis) in every filter.
+"""
+
+from __future__ import annotations
+
+from jaxpad.scipy._ndimage import (
+    convolve,
+    convolve1d,
+    correlate,
+    correlate1d,
+    gaussian_filter,
+    gaussian_filter1d,
+    gaussian_gradient_magnitude,
+    gaussian_laplace,
+    generic_gradient_magnitude,
+    generic_laplace,
+    laplace,
+    maximum_filter,
+    maximum_filter1d,
+    median_filter,
+    minimum_filter,
+    minimum_filter1d,
+    percentile_filter,
+    prewitt,
+    rank_filter,
+    sobel,
+    uniform_filter,
+    uniform_filter1d,
+)
+
+__all__ = [
+    "convolve",
+    "convolve1d",
+    "correlate",
+    "correlate1d",
+    "gaussian_filter",
+    "gaussian_filter1d",
+    "gaussian_gradient_magnitude",
+    "gaussian_laplace",
+    "generic_gradient_magnitude",
+    "generic_laplace",
+    "laplace",
+    "maximum_filter",
+    "maximum_filter1d",
+    "median_filter",
+    "minimum_filter",
+    "minimum_filter1d",
+    "percentile_filter",
+    "prewitt",
+    "rank_filter",
+    "sobel",
+    "uniform_filter",
+    "uniform_filter1d",
+]

@@ -1,0 +1,486 @@
+"""Tests for jaxpad/_conv_lowering.py: the conv planner's rules, one test each, and the
+values and gradients of every form against the plain one (pad, then VALID conv) and an
+oracle (numpy's pad, then lax's VALID conv)."""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import export, lax
+from jax.test_util import check_grads
+
+import jaxpad
+from jaxpad import _conv_lowering
+from jaxpad._conv_lowering import ConvPlan, build_conv, plan_conv
+from tests.cases import MODES
+from tests.oracles import numpy_pad
+
+cpu_only = pytest.mark.skipif(
+    jax.default_backend() != "cpu", reason="asserts on a compiled XLA:CPU program"
+)
+
+NHWC = ("NHWC", "HWIO", "NHWC")
+NCHW = ("NCHW", "OIHW", "NCHW")
+
+
+def _numbers(x_shape, k_shape, dn):
+    return lax.conv_dimension_numbers(x_shape, k_shape, dn)
+
+
+def _plan(x_shape, k_shape, dn, pads, mode, strides, platform="cpu", **kwargs):
+    numbers = _numbers(x_shape, k_shape, dn)
+    return plan_conv(x_shape, k_shape, numbers, pads, mode, strides, platform=platform, **kwargs)
+
+
+# The planner ---------------------------------------------------------------------------
+
+
+def test_conv_plan_names_its_forms():
+    assert ConvPlan("plain").form == "plain"
+    with pytest.raises(ValueError, match="form must be one of"):
+        ConvPlan("im2col")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_other_platforms_keep_pad_then_conv(mode):
+    # Nobody measured GPU or TPU: the plain form, as Flax builds it.
+    cases = [
+        ((8, 16, 16, 32), (3, 3, 32, 32), 1),
+        ((8, 16, 16, 32), (3, 3, 1, 32), 32),  # depthwise
+        ((8, 18, 18, 32), (3, 3, 32, 32), 1),
+    ]
+    for x_shape, k_shape, groups in cases:
+        plan = _plan(
+            x_shape, k_shape, NHWC, [(1, 1)] * 2, mode, (1, 1), None, feature_group_count=groups
+        )
+        assert plan.form == "plain", plan
+
+
+def test_symbolic_sizes_take_the_plain_form():
+    x_shape = export.symbolic_shape("b, 16, 16, 8")
+    for groups, k_shape in ((1, (3, 3, 8, 8)), (8, (3, 3, 1, 8))):
+        plan = _plan(
+            x_shape, k_shape, NHWC, [(1, 1)] * 2, "reflect", (1, 1), feature_group_count=groups
+        )
+        assert plan == ConvPlan("plain", reason="symbolic sizes")
+
+
+def test_a_callers_own_conv_or_a_sharding_takes_the_plain_form():
+    args = ((8, 16, 16, 8), (3, 3, 8, 8), NHWC, [(1, 1)] * 2, "reflect", (1, 1))
+    assert _plan(*args).form == "pad_slice"
+    assert _plan(*args, default_conv=False).form == "plain"
+    assert _plan(*args, sharded=True).form == "plain"
+
+
+@pytest.mark.parametrize("dn", [NHWC, NCHW])
+@pytest.mark.parametrize("mode", MODES)
+def test_depthwise_stride_one_up_to_7x7_takes_shifted_taps(dn, mode):
+    # Table "Depthwise convolutions": 0.2-0.37x forward, 0.6-1.06x gradient of lax's
+    # zero-padded depthwise conv; lax's own is what today's plain form costs.
+    x_shape = (8, 16, 16, 32) if dn == NHWC else (8, 32, 16, 16)
+    for k in (2, 3, 5, 7):
+        k_shape = (k, k, 1, 32) if dn == NHWC else (32, 1, k, k)
+        pads = [(k // 2, (k - 1) // 2)] * 2
+        plan = _plan(x_shape, k_shape, dn, pads, mode, (1, 1), feature_group_count=32)
+        assert plan.form == "shifted", (k, plan)
+    # Dilated kernels read static slices all the same.
+    plan = _plan(
+        x_shape,
+        (3, 3, 1, 32) if dn == NHWC else (32, 1, 3, 3),
+        dn,
+        [(2, 2)] * 2,
+        mode,
+        (1, 1),
+        feature_group_count=32,
+        rhs_dilation=(2, 2),
+    )
+    assert plan.form == "shifted"
+
+
+def test_depthwise_outside_the_measured_range_is_not_shifted():
+    x_shape, pads = (8, 16, 16, 32), [(1, 1)] * 2
+    dw = dict(feature_group_count=32)
+    k3 = (3, 3, 1, 32)
+    # 9x9: not measured.
+    assert _plan(x_shape, (9, 9, 1, 32), NHWC, [(4, 4)] * 2, "reflect", (1, 1), **dw).form == (
+        "plain"
+    )
+    # Strided: up to 5x5 (7x7 strided not measured).
+    assert _plan(x_shape, k3, NHWC, pads, "reflect", (2, 2), **dw).form == "shifted"
+    assert _plan(x_shape, (5, 5, 1, 32), NHWC, pads, "wrap", (1, 2), **dw).form == "shifted"
+    assert (
+        _plan(x_shape, (7, 7, 1, 32), NHWC, [(3, 3)] * 2, "reflect", (2, 2), **dw).form == "plain"
+    )
+    # A channel multiplier of 2, half precision, a wider result type, a dilated input,
+    # a 1x1 kernel: not the shifted form.
+    assert _plan(x_shape, (3, 3, 1, 64), NHWC, pads, "reflect", (1, 1), **dw).form == "plain"
+    assert (
+        _plan(x_shape, k3, NHWC, pads, "reflect", (1, 1), dtype=jnp.float16, **dw).form == "plain"
+    )
+    assert (
+        _plan(
+            x_shape, k3, NHWC, pads, "reflect", (1, 1), preferred_element_type=jnp.float64, **dw
+        ).form
+        == "plain"
+    )
+    assert (
+        _plan(x_shape, k3, NHWC, pads, "constant", (1, 1), lhs_dilation=(2, 2), **dw).form
+        == "plain"
+    )
+    assert _plan(x_shape, (1, 1, 1, 32), NHWC, [(0, 0)] * 2, "edge", (1, 1), **dw).form == "plain"
+
+
+@pytest.mark.parametrize("mode", MODES[1:])
+def test_stride_one_after_a_pad_in_a_mode_is_pad_slice(mode):
+    # Table "Padded convolutions": pad then VALID conv 2.3-4.2x forward; one extra zero
+    # on the first spatial axis 1.0-1.3x.
+    plan = _plan((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, mode, (1, 1))
+    assert plan == ConvPlan("pad_slice", 0, plan.reason)
+    plan = _plan((8, 32, 16, 16), (32, 32, 3, 3), NCHW, [(1, 1)] * 2, mode, (1, 1))
+    assert plan.form == "pad_slice" and plan.slice_axis == 0
+    # The first spatial axis has a window of 1: the extra zero goes on the next one.
+    plan = _plan((8, 16, 16, 32), (1, 3, 32, 32), NHWC, [(0, 0), (1, 1)], mode, (1, 1))
+    assert plan.form == "pad_slice" and plan.slice_axis == 1
+    # 3-D, dilated.
+    plan = _plan(
+        (2, 8, 8, 8, 8), (3, 3, 3, 8, 8), ("NDHWC", "DHWIO", "NDHWC"), [(1, 1)] * 3, mode, (1,) * 3
+    )
+    assert plan.form == "pad_slice"
+    plan = _plan(
+        (8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(2, 2)] * 2, mode, (1, 1), rhs_dilation=(2, 2)
+    )
+    assert plan.form == "pad_slice"
+
+
+def test_a_window_wider_than_the_padded_input_keeps_lax_s_result():
+    # The plain form, so that lax answers as before (an empty output axis).
+    for groups, k_shape in ((1, (3, 3, 4, 4)), (4, (3, 3, 1, 4))):
+        plan = _plan(
+            (2, 2, 5, 4),
+            k_shape,
+            NHWC,
+            [(0, 0)] * 2,
+            "constant",
+            (1, 1),
+            feature_group_count=groups,
+        )
+        assert plan.form == "plain"
+        args = (jnp.ones((2, 2, 5, 4)), jnp.ones(k_shape), (1, 1), "VALID")
+        options = dict(dimension_numbers=NHWC, feature_group_count=groups)
+        expected = lax.conv_general_dilated(*args, **options)
+        assert expected.shape == (2, 0, 3, 4)
+        assert _conv_lowering.conv_general_dilated(*args, **options).shape == expected.shape
+
+
+def test_zero_padding_rules():
+    args = ((8, 16, 16, 32), (3, 3, 32, 32), NHWC)
+    # Non-negative zero pads are lax's own padding already: no slow path.
+    assert _plan(*args, [(1, 1)] * 2, "constant", (1, 1)).form == "plain"
+    assert _plan(*args, [(0, 1), (0, 0)], "constant", (1, 1)).form == "plain"
+    # VALID, or a crop (padded, then VALID): the slow path, so pad_slice.
+    assert _plan(*args, [(0, 0)] * 2, "constant", (1, 1)).form == "pad_slice"
+    assert _plan(*args, [(-1, 0), (0, 0)], "constant", (1, 1)).form == "pad_slice"
+
+
+def test_strided_pointwise_grouped_and_1d_convs_keep_the_plain_form():
+    # Table "Padded convolutions": at stride 2 the extra row cost more than it saved
+    # (gradient 1.16x against 0.90x); a 1x1 conv is a matmul, never the slow path.
+    args = ((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, "reflect")
+    assert _plan(*args, (2, 2)).form == "plain"
+    assert _plan(*args, (1, 2)).form == "plain"
+    assert _plan((8, 16, 16, 32), (1, 1, 32, 32), NHWC, [(0, 0)] * 2, "edge", (1, 1)).form == (
+        "plain"
+    )
+    # Grouped, not depthwise: no gain measured (table "Padded convolutions").
+    plan = _plan(*args[:3], [(1, 1)] * 2, "reflect", (1, 1), feature_group_count=4)
+    assert plan.form == "plain"
+    # 1-D: XLA:CPU's 1-D conv showed no slow path; the extra row lost (table).
+    assert _plan((2, 64, 8), (3, 8, 8), ("NWC", "WIO", "NWC"), [(1, 1)], "wrap", (1,)).form == (
+        "plain"
+    )
+    # A transposed conv's dilated input: not measured.
+    assert _plan(*args[:3], [(0, 0)] * 2, "constant", (1, 1), lhs_dilation=(2, 2)).form == ("plain")
+
+
+# Values ---------------------------------------------------------------------------------
+
+# (dimension numbers, x shape, kernel shape, strides, kernel dilation, groups, pads)
+CASES = [
+    (NHWC, (2, 7, 6, 4), (3, 3, 4, 5), (1, 1), (1, 1), 1, [(1, 1), (1, 1)]),
+    (NCHW, (2, 4, 7, 6), (5, 4, 3, 3), (1, 1), (1, 1), 1, [(1, 1), (1, 1)]),
+    (NHWC, (2, 7, 6, 4), (3, 2, 4, 6), (1, 1), (1, 1), 1, [(2, 0), (0, 1)]),
+    (NHWC, (2, 9, 8, 4), (3, 3, 4, 5), (2, 2), (1, 1), 1, [(1, 1), (1, 1)]),
+    (NHWC, (2, 9, 8, 4), (3, 3, 4, 5), (1, 1), (2, 1), 1, [(2, 2), (1, 1)]),
+    (NHWC, (2, 7, 6, 4), (3, 3, 2, 6), (1, 1), (1, 1), 2, [(1, 1), (1, 1)]),
+    (NHWC, (2, 7, 6, 4), (3, 3, 1, 4), (1, 1), (1, 1), 4, [(1, 1), (1, 1)]),
+    (NCHW, (2, 4, 7, 6), (4, 1, 5, 3), (1, 1), (1, 1), 4, [(2, 2), (1, 1)]),
+    (NHWC, (2, 8, 8, 3), (3, 3, 1, 3), (1, 1), (2, 2), 3, [(2, 2), (2, 2)]),
+    (NHWC, (2, 9, 8, 4), (3, 3, 1, 4), (2, 2), (1, 1), 4, [(1, 1), (1, 0)]),
+    (NCHW, (2, 4, 9, 7), (4, 1, 3, 2), (2, 3), (2, 1), 4, [(2, 2), (0, 1)]),
+    (NHWC, (2, 7, 6, 4), (3, 3, 4, 5), (1, 1), (1, 1), 1, [(0, 0), (0, 0)]),
+    (("NWC", "WIO", "NWC"), (2, 9, 3), (3, 3, 4), (1,), (1,), 1, [(1, 1)]),
+    (("NCW", "OIW", "NCW"), (2, 3, 9), (3, 1, 5), (1,), (1,), 3, [(2, 2)]),
+    (("NDHWC", "DHWIO", "NDHWC"), (1, 5, 4, 5, 2), (3, 3, 3, 2, 3), (1,) * 3, (1,) * 3, 1,
+     [(1, 1)] * 3),
+    (("NCDHW", "OIDHW", "NCDHW"), (1, 2, 5, 4, 5), (2, 1, 3, 3, 3), (1,) * 3, (1,) * 3, 2,
+     [(1, 1)] * 3),
+    # Mixed layouts: the output in another order than the input.
+    (("NHWC", "OIHW", "NCHW"), (2, 7, 6, 4), (4, 1, 3, 3), (1, 1), (1, 1), 4, [(1, 1)] * 2),
+]  # fmt: skip
+
+
+def _forms_for(numbers, x_shape, k_shape, strides, groups):
+    """Every form that can build this convolution (the planner aside)."""
+    forms = [ConvPlan("plain")]
+    if all(s == 1 for s in strides):
+        spans = [k_shape[a] for a in numbers.rhs_spec[2:]]
+        forms.append(ConvPlan("pad_slice", next((i for i, n in enumerate(spans) if n > 1), 0)))
+    depthwise = k_shape[numbers.rhs_spec[1]] == 1 and groups == x_shape[numbers.lhs_spec[1]]
+    if depthwise and k_shape[numbers.rhs_spec[0]] == groups:
+        forms.append(ConvPlan("shifted"))
+    return forms
+
+
+def _oracle(x, kernel, numbers, pads, mode, strides, dilation, groups):
+    lo, hi = [0] * x.ndim, [0] * x.ndim
+    for axis, (p_lo, p_hi) in zip(numbers.lhs_spec[2:], pads):
+        lo[axis], hi[axis] = p_lo, p_hi
+    padded = numpy_pad(np.asarray(x, np.float64), lo, hi, mode)
+    return lax.conv_general_dilated(
+        jnp.asarray(padded, jnp.float32),
+        kernel,
+        strides,
+        "VALID",
+        rhs_dilation=dilation,
+        dimension_numbers=numbers,
+        feature_group_count=groups,
+        precision=lax.Precision.HIGHEST,
+    )
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+@pytest.mark.parametrize("mode", MODES)
+def test_every_form_equals_the_plain_one_eager_jit_vmap(case, mode):
+    dn, x_shape, k_shape, strides, dilation, groups, pads = CASES[case]
+    numbers = _numbers(x_shape, k_shape, dn)
+    rng = np.random.default_rng(case)
+    x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
+    kernel = jnp.asarray(rng.standard_normal(k_shape), jnp.float32)
+    expected = _oracle(x, kernel, numbers, pads, mode, strides, dilation, groups)
+    for plan in _forms_for(numbers, x_shape, k_shape, strides, groups):
+        if plan.form == "plain" and mode not in ("constant", "reflect"):
+            continue  # the plain form (jaxpad.pad, then lax) is tested in every mode elsewhere
+
+        def op(x, kernel, plan=plan):
+            return build_conv(
+                plan,
+                x,
+                kernel,
+                strides,
+                pads,
+                mode,
+                numbers,
+                rhs_dilation=dilation,
+                feature_group_count=groups,
+                precision=lax.Precision.HIGHEST,
+            )
+
+        tol = dict(rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(jax.jit(op)(x, kernel), expected, **tol, err_msg=plan.form)
+        if mode not in ("constant", "reflect"):
+            continue  # eager and vmap: two modes (the time budget); jit: every mode
+        np.testing.assert_allclose(op(x, kernel), expected, **tol, err_msg=plan.form)
+        batched = jax.vmap(op, in_axes=(0, None))(jnp.stack([x, 2 * x]), kernel)
+        np.testing.assert_allclose(batched[1], 2 * expected, **tol, err_msg=plan.form)
+
+
+GRAD_CASES = [
+    (NHWC, (1, 4, 4, 2), (3, 3, 2, 2), 1, [(1, 1), (1, 1)], (1, 1)),
+    (NCHW, (1, 2, 4, 5), (2, 1, 3, 2), 2, [(1, 1), (0, 1)], (1, 1)),
+    (("NWC", "WIO", "NWC"), (2, 5, 2), (3, 1, 2), 2, [(1, 1)], (1,)),
+    (NHWC, (1, 5, 4, 2), (3, 3, 1, 2), 2, [(1, 1), (1, 0)], (2, 1)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(GRAD_CASES)))
+@pytest.mark.parametrize("mode", ["constant", "reflect", "wrap"])
+def test_every_form_passes_check_grads_of_order_two(case, mode):
+    dn, x_shape, k_shape, groups, pads, strides = GRAD_CASES[case]
+    numbers = _numbers(x_shape, k_shape, dn)
+    rng = np.random.default_rng(case)
+    x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
+    kernel = jnp.asarray(rng.standard_normal(k_shape), jnp.float32)
+    # The plain form's gradients are tests/test_window_ops.py's.
+    for plan in _forms_for(numbers, x_shape, k_shape, strides, groups)[1:]:
+
+        def op(x, kernel, plan=plan):
+            return build_conv(
+                plan, x, kernel, strides, pads, mode, numbers, feature_group_count=groups
+            )
+
+        check_grads(op, (x, kernel), order=2, modes=("fwd", "rev"), eps=1e-2, atol=5e-2, rtol=5e-2)
+
+
+# Through the public ops ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nn_conv_equals_the_plain_form_and_its_gradient(mode):
+    rng = np.random.default_rng(7)
+    cases = [
+        ((2, 6, 6, 4), (3, 3, 4, 4), 1),
+        ((2, 6, 6, 4), (3, 3, 1, 4), 4),
+    ]
+    for x_shape, k_shape, groups in cases:
+        x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
+        kernel = jnp.asarray(rng.standard_normal(k_shape), jnp.float32)
+        policy = jaxpad.policies.torch(1)
+
+        def ours(x, kernel, groups=groups):
+            return jaxpad.nn.conv(
+                x, kernel, 1, policy, mode, dimension_numbers=NHWC, feature_group_count=groups
+            )
+
+        def reference(x, kernel, groups=groups):
+            padded = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), mode)
+            return lax.conv_general_dilated(
+                padded, kernel, (1, 1), "VALID", dimension_numbers=NHWC, feature_group_count=groups
+            )
+
+        np.testing.assert_allclose(
+            jax.jit(ours)(x, kernel), reference(x, kernel), rtol=1e-4, atol=1e-4
+        )
+
+        def loss(f):
+            return jax.jit(jax.grad(lambda x, k: jnp.sum(jnp.sin(f(x, k))), (0, 1)))
+
+        for got, want in zip(loss(ours)(x, kernel), loss(reference)(x, kernel)):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_symbolic_batch_exports_through_the_plain_form():
+    kernel = jnp.ones((3, 3, 2, 2), jnp.float32)
+
+    def f(x):
+        return jaxpad.nn.conv(
+            x, kernel, 1, jaxpad.policies.torch(1), "reflect", dimension_numbers=NHWC
+        )
+
+    (spec,) = export.symbolic_args_specs([np.zeros((2, 5, 5, 2), np.float32)], "b, 5, 5, 2")
+    exported = export.export(jax.jit(f))(spec)
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((3, 5, 5, 2)), jnp.float32)
+    np.testing.assert_allclose(exported.call(x), f(x), rtol=1e-5, atol=1e-5)
+
+
+@cpu_only
+def test_cpu_program_has_no_all_zero_padded_convolution():
+    x = jnp.ones((2, 8, 8, 4), jnp.float32)
+    kernel = jnp.ones((3, 3, 4, 4), jnp.float32)
+
+    def f(x, kernel):
+        return jaxpad.nn.conv(
+            x, kernel, 1, jaxpad.policies.torch(1), "reflect", dimension_numbers=NHWC
+        )
+
+    text = jax.jit(f).lower(x, kernel).as_text()
+    pads = re.findall(r"pad = \[\[(\d+), (\d+)\], \[(\d+), (\d+)\]\]", text)
+    assert pads and all(any(int(p) for p in entry) for entry in pads), pads
+    np.testing.assert_allclose(jax.jit(f)(x, kernel), f(x, kernel), rtol=1e-6)
+
+
+@cpu_only
+def test_cpu_depthwise_program_has_no_convolution():
+    x = jnp.ones((2, 8, 8, 4), jnp.float32)
+    kernel = jnp.ones((3, 3, 1, 4), jnp.float32)
+
+    def f(x, kernel):
+        return jaxpad.nn.conv(
+            x,
+            kernel,
+            1,
+            jaxpad.policies.torch(1),
+            "wrap",
+            dimension_numbers=NHWC,
+            feature_group_count=4,
+        )
+
+    assert "convolution" not in jax.jit(f).lower(x, kernel).as_text()
+    assert (
+        "convolution"
+        not in jax.jit(jax.grad(lambda x, k: f(x, k).sum(), (0, 1))).lower(x, kernel).as_text()
+    )
+
+
+def test_layers_go_through_the_planner(monkeypatch):
+    """jaxpad.flax and jaxpad.equinox convolutions call the planner."""
+    calls = []
+    original = _conv_lowering.plan_conv
+
+    def spy(*args, **kwargs):
+        plan = original(*args, **kwargs)
+        calls.append(plan.form)
+        return plan
+
+    monkeypatch.setattr(_conv_lowering, "plan_conv", spy)
+    x = jnp.ones((6, 6, 4), jnp.float32)
+    from flax import nnx
+
+    import jaxpad.flax
+
+    layer = jaxpad.flax.Conv(4, 4, (3, 3), padding="REFLECT", rngs=nnx.Rngs(0))
+    layer(x[None])
+    assert calls, "jaxpad.flax.Conv did not plan its conv"
+    calls.clear()
+    pytest.importorskip("equinox")
+    import jaxpad.equinox
+
+    layer = jaxpad.equinox.Conv(
+        2, 4, 4, 3, padding=1, padding_mode="REFLECT", key=jax.random.key(0)
+    )
+    layer(jnp.ones((4, 6, 6), jnp.float32))
+    assert calls, "jaxpad.equinox.Conv did not plan its conv"
+
+
+@pytest.mark.parametrize("strides", [(1, 1), (2, 1)])
+def test_shifted_form_per_example_gradients_under_vmap(strides):
+    rng = np.random.default_rng(5)
+    x = jnp.asarray(rng.standard_normal((3, 1, 6, 5, 4)), jnp.float32)
+    kernel = jnp.asarray(rng.standard_normal((3, 3, 1, 4)), jnp.float32)
+    numbers = _numbers((1, 6, 5, 4), kernel.shape, NHWC)
+
+    def loss(plan):
+        def f(x, kernel):
+            y = build_conv(
+                plan, x, kernel, strides, [(1, 1)] * 2, "wrap", numbers, feature_group_count=4
+            )
+            return jnp.sum(jnp.sin(y))
+
+        return jax.jit(jax.vmap(jax.grad(f, (0, 1)), in_axes=(0, None)))
+
+    got = loss(ConvPlan("shifted"))(x, kernel)
+    want = loss(ConvPlan("plain"))(x, kernel)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4)
+
+
+def test_a_program_exported_for_cpu_and_cuda_runs_the_cpu_form_here():
+    # One program for both platforms: the CPU branch runs here, the plain one on CUDA.
+    dn = NHWC
+    dense, depthwise = jnp.ones((3, 3, 4, 4)), jnp.ones((3, 3, 1, 4))
+
+    def f(x):
+        policy = jaxpad.policies.torch(1)
+        y = jaxpad.nn.conv(x, dense, 1, policy, "reflect", dimension_numbers=dn)
+        return y + jaxpad.nn.conv(
+            x, depthwise, 1, policy, "reflect", dimension_numbers=dn, feature_group_count=4
+        )
+
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((2, 6, 6, 4)), jnp.float32)
+    exported = export.export(jax.jit(f), platforms=("cpu", "cuda"))(x)
+    assert exported.platforms == ("cpu", "cuda")
+    if jax.default_backend() == "cpu":
+        np.testing.assert_allclose(exported.call(x), f(x), rtol=1e-6, atol=1e-6)

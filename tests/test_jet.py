@@ -1,0 +1,285 @@
+"""Tests for jaxpad/_jet.py: Taylor mode (``jax.experimental.jet``) through every jaxpad
+primitive, against ``jet`` of the ``jnp.pad`` / ``lax.pad`` / ``jnp.broadcast_to``
+equivalent, to order 3.
+
+Each function is wrapped in nonlinear maps (``sin`` before and after the pad) so that the
+higher coefficients mix: a rule that dropped or misplaced a coefficient would show.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+from jax.experimental.jet import jet
+
+import jaxpad
+
+ORDER = 3
+ALL_MODES = (
+    "constant",
+    "edge",
+    "reflect",
+    "symmetric",
+    "wrap",
+    "reflect_odd",
+    "symmetric_odd",
+    "dirichlet",
+)
+READS_VALUE = ("constant", "dirichlet")
+
+
+def jnp_side(y, axis, before, after, mode, value):
+    """``y`` padded along ``axis`` by ``jnp.pad`` in one side's mode."""
+    widths = [(0, 0)] * y.ndim
+    widths[axis] = (before, after)
+    if mode == "constant":
+        return jnp.pad(y, widths, "constant", constant_values=value)
+    if mode == "dirichlet":
+        return 2 * value - jnp.pad(y, widths, "symmetric")
+    if mode in ("reflect_odd", "symmetric_odd"):
+        return jnp.pad(y, widths, mode.removesuffix("_odd"), reflect_type="odd")
+    return jnp.pad(y, widths, mode)
+
+
+def jnp_sided(x, pads_begin, pads_end, modes, values):
+    """Axis by axis (numpy's order), each side extended by its own mode, then the
+    negative pads crop."""
+    y = x
+    for axis, ((mode_begin, mode_end), lo, hi) in enumerate(zip(modes, pads_begin, pads_end)):
+        n = y.shape[axis]
+        before, after = max(lo, 0), max(hi, 0)
+        begin = jnp_side(y, axis, before, after, mode_begin, values[axis, 0])
+        end = jnp_side(y, axis, before, after, mode_end, values[axis, 1])
+        y = jnp.concatenate(
+            [
+                lax.slice_in_dim(begin, 0, before, axis=axis),
+                y,
+                lax.slice_in_dim(end, before + n, before + n + after, axis=axis),
+            ],
+            axis,
+        )
+        y = lax.slice_in_dim(y, max(-lo, 0), y.shape[axis] - max(-hi, 0), axis=axis)
+    return y
+
+
+def as_pairs(mode, ndim):
+    if isinstance(mode, str):
+        return ((mode, mode),) * ndim
+    return tuple((m, m) if isinstance(m, str) else tuple(m) for m in mode)
+
+
+def series_for(rng, *primals):
+    return tuple(
+        [rng.normal(size=np.shape(p)).astype(np.float32) for _ in range(ORDER)] for p in primals
+    )
+
+
+def assert_jets_equal(fn, oracle, primals, series):
+    got_primal, got_series = jet(fn, primals, series)
+    want_primal, want_series = jet(oracle, primals, series)
+    np.testing.assert_allclose(got_primal, want_primal, rtol=1e-5, atol=1e-5)
+    assert len(got_series) == len(want_series) == ORDER
+    for k, (got, want) in enumerate(zip(got_series, want_series)):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=f"order {k + 1}")
+
+
+def wrapped(pad):
+    return lambda x, v: jnp.sin(pad(jnp.sin(x), jnp.cos(v)))
+
+
+@pytest.mark.parametrize("mode", ALL_MODES)
+def test_pad_every_mode_with_a_traced_pad_value(mode):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    v = np.float32(0.3)
+    pads_begin, pads_end = (2, -1), (1, 3)
+
+    def ours(x, v):
+        return jaxpad.pad(x, pads_begin, pads_end, mode, v if mode in READS_VALUE else None)
+
+    def oracle(x, v):
+        values = jnp.broadcast_to(v if mode in READS_VALUE else 0, (2, 2))
+        return jnp_sided(x, pads_begin, pads_end, as_pairs(mode, 2), values)
+
+    assert_jets_equal(wrapped(ours), wrapped(oracle), (x, v), series_for(rng, x, v))
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        ("wrap", ("dirichlet", "symmetric")),
+        (("constant", "edge"), ("reflect", "dirichlet")),
+        ("dirichlet", "symmetric_odd"),
+        (("constant", "reflect_odd"), "wrap"),
+    ],
+)
+def test_pad_per_side_modes_and_values(mode):
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(4, 5)).astype(np.float32)
+    values = rng.normal(size=(2, 2)).astype(np.float32)
+    pads_begin, pads_end = (3, 2), (2, 4)
+
+    def ours(x, v):
+        return jaxpad.pad(x, pads_begin, pads_end, mode, v)
+
+    def oracle(x, v):
+        return jnp_sided(x, pads_begin, pads_end, as_pairs(mode, 2), v)
+
+    assert_jets_equal(wrapped(ours), wrapped(oracle), (x, values), series_for(rng, x, values))
+
+
+def test_pad_constant_value_has_no_series():
+    """A pad value that is not an input of ``jet`` contributes only to the primal."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(5,)).astype(np.float32)
+    fn = lambda x: jnp.sin(jaxpad.pad(jnp.exp(x), [2], [3], "constant", 1.5))  # noqa: E731
+    oracle = lambda x: jnp.sin(jnp.pad(jnp.exp(x), (2, 3), constant_values=1.5))  # noqa: E731
+    (series,) = series_for(rng, x)
+    got_primal, got_series = jet(fn, (x,), (series,))
+    want_primal, want_series = jet(oracle, (x,), (series,))
+    np.testing.assert_allclose(got_primal, want_primal, rtol=1e-5)
+    for got, want in zip(got_series, want_series):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_pad_interior_against_lax_pad():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    v = np.float32(-0.2)
+    config = ((1, 2, 1), (-1, 0, 2))
+
+    def ours(x, v):
+        return jaxpad.pad(x, (1, -1), (2, 0), "constant", v, interior=(1, 2))
+
+    def oracle(x, v):
+        return lax.pad(x, v, config)
+
+    assert_jets_equal(wrapped(ours), wrapped(oracle), (x, v), series_for(rng, x, v))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "wrap", "symmetric_odd", "dirichlet"])
+def test_pad_gradient_through_fold(mode):
+    """Taylor mode of a gradient: the gradient's jaxpr holds ``jaxpad_fold``."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    weights = rng.normal(size=(7, 8)).astype(np.float32)
+    pads_begin, pads_end = (2, 1), (2, 3)
+
+    def grad_of(pad):
+        return jax.grad(lambda x: (weights * jnp.sin(pad(x)) ** 2).sum())
+
+    value = 0.5 if mode in READS_VALUE else None
+    ours = grad_of(lambda x: jaxpad.pad(x, pads_begin, pads_end, mode, value))
+    values = jnp.full((2, 2), value or 0.0, np.float32)
+    oracle = grad_of(lambda x: jnp_sided(x, pads_begin, pads_end, as_pairs(mode, 2), values))
+    assert "jaxpad_fold" in str(jax.make_jaxpr(ours)(x))
+    (series,) = series_for(rng, x)
+    got_primal, got_series = jet(ours, (x,), (series,))
+    want_primal, want_series = jet(oracle, (x,), (series,))
+    np.testing.assert_allclose(got_primal, want_primal, rtol=1e-4, atol=1e-5)
+    for got, want in zip(got_series, want_series):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "mode", ["constant", "edge", "symmetric", "wrap", "reflect_odd", "dirichlet"]
+)
+def test_dynamic_pad_with_traced_offsets(mode):
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    v = np.float32(0.7)
+    shape = (8, 6)
+    series = series_for(rng, x, v)
+
+    @jax.jit
+    def ours(x, v, offsets, series):
+        value = lambda v: v if mode in READS_VALUE else None  # noqa: E731
+        pad = lambda x, v: jaxpad.dynamic_pad(x, offsets, shape, mode, value(v))  # noqa: E731
+        return jet(wrapped(pad), (x, v), series)
+
+    for pads_begin in [(2, 1), (-1, 3), (4, -2)]:
+        pads_end = tuple(s - n - b for s, n, b in zip(shape, x.shape, pads_begin))
+
+        def oracle(x, v, pads_begin=pads_begin, pads_end=pads_end):
+            values = jnp.broadcast_to(v if mode in READS_VALUE else 0, (2, 2))
+            return jnp_sided(x, pads_begin, pads_end, as_pairs(mode, 2), values)
+
+        got_primal, got_series = ours(x, v, np.array(pads_begin, np.int32), series)
+        want_primal, want_series = jet(wrapped(oracle), (x, v), series)
+        np.testing.assert_allclose(got_primal, want_primal, rtol=1e-5, atol=1e-5)
+        for got, want in zip(got_series, want_series):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=str(pads_begin))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", ("dirichlet", "edge")])
+def test_dynamic_pad_gradient_through_dynamic_fold(mode):
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    weights = rng.normal(size=(7, 6)).astype(np.float32)
+    offsets = np.array([2, -1], np.int32)
+    pads_end = (2, 3)
+
+    def grad_of(pad):
+        return jax.grad(lambda x: (weights * jnp.sin(pad(x)) ** 2).sum())
+
+    value = 0.5 if set(np.ravel(mode)) & set(READS_VALUE) else None
+    ours = grad_of(lambda x: jaxpad.dynamic_pad(x, jnp.asarray(offsets), (7, 6), mode, value))
+    values = jnp.full((2, 2), value or 0.0, np.float32)
+    oracle = grad_of(
+        lambda x: jnp_sided(x, tuple(offsets.tolist()), pads_end, as_pairs(mode, 2), values)
+    )
+    if isinstance(mode, str):  # per-side modes compose one-mode pads and elementwise terms
+        assert "jaxpad_dynamic_fold" in str(jax.make_jaxpr(ours)(x))
+    (series,) = series_for(rng, x)
+    got_primal, got_series = jet(ours, (x,), (series,))
+    want_primal, want_series = jet(oracle, (x,), (series,))
+    np.testing.assert_allclose(got_primal, want_primal, rtol=1e-4, atol=1e-5)
+    for got, want in zip(got_series, want_series):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "x_shape,target,mode,axes_mapping",
+    [
+        ((3, 1), (2, 3, 4), "numpy", None),
+        ((3,), (3, 2), "explicit", [0]),
+    ],
+)
+def test_broadcast_against_broadcast_to(x_shape, target, mode, axes_mapping):
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=x_shape).astype(np.float32)
+
+    def ours(x):
+        return jnp.sin(jaxpad.broadcast(jnp.sin(x), target, mode, axes_mapping=axes_mapping))
+
+    def oracle(x):
+        y = jnp.sin(x)
+        if mode == "explicit":
+            y = y[:, None]
+        return jnp.sin(jnp.broadcast_to(y, target))
+
+    (series,) = series_for(rng, x)
+    got_primal, got_series = jet(ours, (x,), (series,))
+    want_primal, want_series = jet(oracle, (x,), (series,))
+    np.testing.assert_allclose(got_primal, want_primal, rtol=1e-6)
+    for got, want in zip(got_series, want_series):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_every_primitive_has_a_jet_rule():
+    from jax.experimental.jet import jet_rules
+
+    from jaxpad._sharded_pad import _marker_p
+
+    for prim in (
+        jaxpad.pad_p,
+        jaxpad.fold_p,
+        jaxpad.dynamic_pad_p,
+        jaxpad.dynamic_fold_p,
+        jaxpad.broadcast_p,
+        _marker_p,
+    ):
+        assert prim in jet_rules, prim.name

@@ -1,0 +1,528 @@
+"""jaxpad.scipy.ndimage against scipy.ndimage itself: random shapes (1-3-D, axes
+shorter than the filter), sizes 1-7, every mode, cval and origin; eager, jit and vmap
+equal; gradients by check_grads."""
+
+from __future__ import annotations
+
+import itertools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+from jaxpad.scipy import _ndimage, ndimage
+
+sn = pytest.importorskip("scipy.ndimage")
+
+
+class _Jitted:
+    """``jn.f(x, *args, **kwargs)`` runs ``jax.jit(lambda x: ndimage.f(x, ...))(x)``:
+    eagerly, every static slice of a filter would compile on its own."""
+
+    def __getattr__(self, name):
+        def call(x, *args, **kwargs):
+            return jax.jit(lambda x: getattr(ndimage, name)(x, *args, **kwargs))(x)
+
+        return call
+
+
+jn = _Jitted()
+
+MODES = [
+    "reflect",
+    "grid-mirror",
+    "constant",
+    "grid-constant",
+    "nearest",
+    "mirror",
+    "wrap",
+    "grid-wrap",
+]
+
+# The grid-* modes are their twins' pads for filters (jaxpad.modes.from_scipy); the
+# costlier tests run the five distinct pads only.
+PAD_MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
+
+
+@pytest.fixture(autouse=True)
+def _x64():
+    # scipy computes in float64; so do these tests, to compare to 1e-10.
+    with jax.enable_x64(True):
+        yield
+
+
+def _shape(rng, ndim, small=False):
+    high = 4 if small else 9
+    return tuple(int(n) for n in rng.integers(1, high, ndim))
+
+
+def _eager_and_jit(f, x):
+    return f(x)
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_correlate1d_convolve1d(mode):
+    rng = np.random.default_rng(PAD_MODES.index(mode))
+    for _ in range(3):
+        ndim = int(rng.integers(1, 4))
+        x = rng.standard_normal(_shape(rng, ndim))
+        size = int(rng.integers(1, 8))
+        w = rng.standard_normal(size)
+        axis = int(rng.integers(-ndim, ndim))
+        origin = int(rng.integers(-(size // 2), (size - 1) // 2 + 1))
+        cval = float(rng.standard_normal())
+        for ours, theirs in ((jn.correlate1d, sn.correlate1d), (jn.convolve1d, sn.convolve1d)):
+            got = _eager_and_jit(lambda x: ours(x, w, axis, mode=mode, cval=cval, origin=origin), x)
+            want = theirs(x, w, axis, mode=mode, cval=cval, origin=origin)
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_correlate_convolve(mode):
+    rng = np.random.default_rng(10 + PAD_MODES.index(mode))
+    for _ in range(3):
+        ndim = int(rng.integers(1, 4))
+        x = rng.standard_normal(_shape(rng, ndim))
+        wshape = _shape(rng, ndim, small=True)
+        w = rng.standard_normal(wshape) * (rng.random(wshape) < 0.8)
+        origin = [int(rng.integers(-(n // 2), (n - 1) // 2 + 1)) for n in wshape]
+        cval = float(rng.standard_normal())
+        for ours, theirs in ((jn.correlate, sn.correlate), (jn.convolve, sn.convolve)):
+            got = _eager_and_jit(lambda x: ours(x, w, mode=mode, cval=cval, origin=origin), x)
+            want = theirs(x, w, mode=mode, cval=cval, origin=origin)
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("mode", ["grid-mirror", "grid-constant", "grid-wrap"])
+def test_grid_modes(mode):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((5, 7))
+    w = rng.standard_normal((3, 4))
+    kw = dict(mode=mode, cval=0.5)
+    np.testing.assert_allclose(
+        jn.correlate(x, w, origin=(1, -1), **kw), sn.correlate(x, w, origin=(1, -1), **kw)
+    )
+    np.testing.assert_allclose(jn.gaussian_filter(x, 1.5, **kw), sn.gaussian_filter(x, 1.5, **kw))
+    np.testing.assert_allclose(jn.uniform_filter(x, 4, **kw), sn.uniform_filter(x, 4, **kw))
+    np.testing.assert_array_equal(jn.maximum_filter(x, 3, **kw), sn.maximum_filter(x, 3, **kw))
+    np.testing.assert_array_equal(jn.median_filter(x, 3, **kw), sn.median_filter(x, 3, **kw))
+
+
+def test_correlate_axes_and_complex():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 4, 6))
+    w = rng.standard_normal((3, 2))
+    for axes in [(0, 2), (2, 0), (-1, 1)]:
+        got = jn.correlate(x, w, mode="mirror", origin=(0, -1), axes=axes)
+        want = sn.correlate(x, w, mode="mirror", origin=(0, -1), axes=axes)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+        got = jn.convolve(x, w, mode="wrap", axes=axes)
+        np.testing.assert_allclose(got, sn.convolve(x, w, mode="wrap", axes=axes), rtol=1e-10)
+    z = x + 1j * rng.standard_normal(x.shape)
+    wc = rng.standard_normal((2, 3, 2)) + 1j * rng.standard_normal((2, 3, 2))
+    for fn, ref in ((jn.correlate, sn.correlate), (jn.convolve, sn.convolve)):
+        np.testing.assert_allclose(fn(z, wc, mode="nearest"), ref(z, wc, mode="nearest"))
+        np.testing.assert_allclose(fn(x, wc, mode="reflect"), ref(x, wc, mode="reflect"))
+        np.testing.assert_allclose(
+            fn(z, wc.real, mode="constant", cval=1 + 2j),
+            ref(z, wc.real, mode="constant", cval=1 + 2j),
+        )
+    w1 = wc[0, 0]
+    np.testing.assert_allclose(jn.correlate1d(z, w1), sn.correlate1d(z, w1))
+    np.testing.assert_allclose(jn.convolve1d(z, w1, axis=0), sn.convolve1d(z, w1, axis=0))
+
+
+def test_per_axis_modes():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((5, 6, 3))
+    modes = ["mirror", "constant", "wrap"]
+    np.testing.assert_allclose(
+        jn.uniform_filter(x, (3, 4, 5), mode=modes, cval=2.0, origin=(1, -2, 0)),
+        sn.uniform_filter(x, (3, 4, 5), mode=modes, cval=2.0, origin=(1, -2, 0)),
+        rtol=1e-10,
+    )
+    np.testing.assert_allclose(
+        jn.gaussian_filter(x, (1.0, 0.5, 2.0), order=(1, 0, 2), mode=modes, cval=-1.0),
+        sn.gaussian_filter(x, (1.0, 0.5, 2.0), order=(1, 0, 2), mode=modes, cval=-1.0),
+        rtol=1e-10,
+        atol=1e-12,
+    )
+    for fn in ("sobel", "prewitt"):
+        np.testing.assert_allclose(
+            getattr(jn, fn)(x, axis=1, mode=modes, cval=0.5),
+            getattr(sn, fn)(x, axis=1, mode=modes, cval=0.5),
+            rtol=1e-10,
+        )
+    np.testing.assert_allclose(
+        jn.maximum_filter(x, (2, 3, 4), mode=modes, cval=0.1),
+        sn.maximum_filter(x, (2, 3, 4), mode=modes, cval=0.1),
+    )
+    # scipy's correlate takes one mode; per axis, an outer-product kernel is two 1-D
+    # correlations (with cval 0, the constant pad is 0 in both forms).
+    want = sn.correlate1d(x, [1.0, 2.0, -1.0], 0, mode="mirror")
+    want = sn.correlate1d(want, [0.5, 3.0], 1, mode="constant")
+    got = jn.correlate(x, np.outer([1.0, 2.0, -1.0], [0.5, 3.0]), mode=modes[:2], axes=(0, 1))
+    np.testing.assert_allclose(got, want, rtol=1e-10)
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_gaussian(mode):
+    rng = np.random.default_rng(20 + PAD_MODES.index(mode))
+    for _ in range(2):
+        ndim = int(rng.integers(1, 4))
+        x = rng.standard_normal(_shape(rng, ndim))
+        sigma = [float(s) for s in rng.uniform(0.0, 2.5, ndim)]
+        sigma[0] = max(sigma[0], 0.3)
+        order = [int(o) for o in rng.integers(0, 4, ndim)]
+        truncate = float(rng.uniform(1.0, 4.0))
+        kw = dict(mode=mode, cval=0.7, truncate=truncate)
+        got = _eager_and_jit(lambda x: jn.gaussian_filter(x, sigma, order, **kw), x)
+        np.testing.assert_allclose(
+            got, sn.gaussian_filter(x, sigma, order, **kw), rtol=1e-10, atol=1e-12
+        )
+        radius = [int(r) for r in rng.integers(0, 5, ndim)]
+        np.testing.assert_allclose(
+            jn.gaussian_filter(x, sigma, order, mode=mode, radius=radius),
+            sn.gaussian_filter(x, sigma, order, mode=mode, radius=radius),
+            rtol=1e-10,
+            atol=1e-12,
+        )
+        axis = int(rng.integers(0, ndim))
+        np.testing.assert_allclose(
+            jn.gaussian_filter1d(x, sigma[0], axis, order[0], mode=mode, truncate=truncate),
+            sn.gaussian_filter1d(x, sigma[0], axis, order[0], mode=mode, truncate=truncate),
+            rtol=1e-10,
+            atol=1e-12,
+        )
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_derivative_filters(mode):
+    rng = np.random.default_rng(30 + PAD_MODES.index(mode))
+    x = rng.standard_normal((6, 5, 4))
+    kw = dict(mode=mode, cval=0.25)
+    for fn, axis in (("sobel", 0), ("prewitt", 2)):
+        np.testing.assert_allclose(
+            getattr(jn, fn)(x, axis, **kw), getattr(sn, fn)(x, axis, **kw), rtol=1e-10
+        )
+    np.testing.assert_allclose(jn.laplace(x, **kw), sn.laplace(x, **kw), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        jn.laplace(x, axes=(0, 2), **kw), sn.laplace(x, axes=(0, 2), **kw), rtol=1e-10
+    )
+    np.testing.assert_allclose(
+        jn.gaussian_laplace(x, (1.0, 0.5, 1.5), **kw),
+        sn.gaussian_laplace(x, (1.0, 0.5, 1.5), **kw),
+        rtol=1e-9,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        jn.gaussian_gradient_magnitude(x, 0.8, truncate=2.0, **kw),
+        sn.gaussian_gradient_magnitude(x, 0.8, truncate=2.0, **kw),
+        rtol=1e-9,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        jn.gaussian_laplace(x, (1.0, 2.0), axes=(2, 0), **kw),
+        sn.gaussian_laplace(x, (1.0, 2.0), axes=(2, 0), **kw),
+        rtol=1e-9,
+        atol=1e-12,
+    )
+
+    def d2(x, axis, output, mode, cval, w):
+        return jn.correlate1d(x, w, axis, output, mode, cval)
+
+    def d2_scipy(x, axis, output, mode, cval, w):
+        return sn.correlate1d(x, w, axis, output, mode, cval)
+
+    w = [1.0, -3.0, 2.0]
+    np.testing.assert_allclose(
+        jn.generic_laplace(x, d2, extra_arguments=(w,), axes=(1, 2), **kw),
+        sn.generic_laplace(x, d2_scipy, extra_arguments=(w,), axes=(1, 2), **kw),
+        rtol=1e-10,
+    )
+    np.testing.assert_allclose(
+        jn.generic_gradient_magnitude(x, d2, extra_keywords={"w": w}, **kw),
+        sn.generic_gradient_magnitude(x, d2_scipy, extra_keywords={"w": w}, **kw),
+        rtol=1e-10,
+    )
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_uniform(mode):
+    rng = np.random.default_rng(40 + PAD_MODES.index(mode))
+    for _ in range(3):
+        ndim = int(rng.integers(1, 4))
+        x = rng.standard_normal(_shape(rng, ndim))
+        size = [int(s) for s in rng.integers(1, 8, ndim)]
+        origin = [int(rng.integers(-(s // 2), (s - 1) // 2 + 1)) for s in size]
+        kw = dict(mode=mode, cval=-0.5, origin=origin)
+        got = _eager_and_jit(lambda x: jn.uniform_filter(x, size, **kw), x)
+        np.testing.assert_allclose(got, sn.uniform_filter(x, size, **kw), rtol=1e-10)
+        np.testing.assert_allclose(
+            jn.uniform_filter1d(x, size[0], 0, mode=mode, cval=0.5, origin=origin[0]),
+            sn.uniform_filter1d(x, size[0], 0, mode=mode, cval=0.5, origin=origin[0]),
+            rtol=1e-10,
+        )
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_minimum_maximum(mode):
+    rng = np.random.default_rng(50 + PAD_MODES.index(mode))
+    for _ in range(3):
+        ndim = int(rng.integers(1, 4))
+        x = rng.integers(-20, 20, _shape(rng, ndim)).astype(np.float64)
+        size = [int(s) for s in rng.integers(1, 8, ndim)]
+        origin = [int(rng.integers(-(s // 2), (s - 1) // 2 + 1)) for s in size]
+        fp = rng.random(_shape(rng, ndim, small=True)) < 0.6
+        fp.flat[0] = True
+        fp_origin = [int(rng.integers(-(s // 2), (s - 1) // 2 + 1)) for s in fp.shape]
+        kw = dict(mode=mode, cval=3.0)
+        for ours, theirs in (
+            (jn.minimum_filter, sn.minimum_filter),
+            (jn.maximum_filter, sn.maximum_filter),
+        ):
+            got = _eager_and_jit(lambda x: ours(x, size, origin=origin, **kw), x)
+            np.testing.assert_array_equal(got, theirs(x, size, origin=origin, **kw))
+            got = _eager_and_jit(lambda x: ours(x, footprint=fp, origin=fp_origin, **kw), x)
+            np.testing.assert_array_equal(got, theirs(x, footprint=fp, origin=fp_origin, **kw))
+        axis = int(rng.integers(0, ndim))
+        for ours, theirs in (
+            (jn.minimum_filter1d, sn.minimum_filter1d),
+            (jn.maximum_filter1d, sn.maximum_filter1d),
+        ):
+            np.testing.assert_array_equal(
+                ours(x, size[0], axis, origin=origin[0], **kw),
+                theirs(x, size[0], axis, origin=origin[0], **kw),
+            )
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_rank_filters(mode):
+    rng = np.random.default_rng(60 + PAD_MODES.index(mode))
+    for _ in range(3):
+        ndim = int(rng.integers(1, 4))
+        x = rng.standard_normal(_shape(rng, ndim))
+        size = [int(s) for s in rng.integers(1, 6 if ndim < 3 else 4, ndim)]
+        origin = [int(rng.integers(-(s // 2), (s - 1) // 2 + 1)) for s in size]
+        kw = dict(mode=mode, cval=0.5, origin=origin)
+        got = _eager_and_jit(lambda x: jn.median_filter(x, size, **kw), x)
+        np.testing.assert_array_equal(got, sn.median_filter(x, size, **kw))
+        count = int(np.prod(size))
+        rank = int(rng.integers(-count, count))
+        np.testing.assert_array_equal(
+            jn.rank_filter(x, rank, size, **kw), sn.rank_filter(x, rank, size, **kw)
+        )
+        pct = float(rng.uniform(-100, 100))
+        np.testing.assert_array_equal(
+            jn.percentile_filter(x, pct, size, **kw), sn.percentile_filter(x, pct, size, **kw)
+        )
+        fp = rng.random(_shape(rng, ndim, small=True)) < 0.6
+        fp.flat[-1] = True
+        np.testing.assert_array_equal(
+            jn.median_filter(x, footprint=fp, mode=mode, cval=-0.5),
+            sn.median_filter(x, footprint=fp, mode=mode, cval=-0.5),
+        )
+
+
+def test_median_sizes_and_sort_path():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((13, 12))
+    for size in (2, 3, 4, 5, 6, 7, 8):
+        np.testing.assert_array_equal(jn.median_filter(x, size), sn.median_filter(x, size))
+    np.testing.assert_array_equal(
+        jn.percentile_filter(x, 30, size=(5, 7)), sn.percentile_filter(x, 30, size=(5, 7))
+    )
+    xi = rng.integers(0, 255, (9, 10)).astype(np.uint8)
+    np.testing.assert_array_equal(jn.median_filter(xi, 3), sn.median_filter(xi, 3))
+    np.testing.assert_array_equal(
+        jn.median_filter(xi, 3, axes=(1,)), sn.median_filter(xi, 3, axes=(1,))
+    )
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7, 9, 12])
+def test_selection_networks_zero_one(n):
+    # The 0-1 principle: a comparator network that selects rank r of every 0/1 input
+    # selects it of every input.
+    inputs = np.array(list(itertools.product([0, 1], repeat=n)), dtype=np.int8).T
+    for rank in range(n):
+        wires = list(inputs)
+        for a, b, need_lo, need_hi in _ndimage._selection_network(n, rank):
+            lo, hi = np.minimum(wires[a], wires[b]), np.maximum(wires[a], wires[b])
+            wires[a] = lo if need_lo else None
+            wires[b] = hi if need_hi else None
+        np.testing.assert_array_equal(wires[rank], np.sort(inputs, axis=0)[rank])
+    assert len([c for c in _ndimage._selection_network(9, 4) if c[2] and c[3]]) <= 19
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32])
+def test_dtypes_and_output(dtype):
+    rng = np.random.default_rng(8)
+    # Small values: results outside the output dtype's range are implementation-defined
+    # (C casts wrap, XLA's saturate).
+    x = rng.integers(0, 20, (9, 8)).astype(dtype)
+    for out in (None, "float64") if dtype == np.float32 else (None, np.int32):
+        signed = dtype != np.uint8 or out is not None
+        for fn, args in (
+            ("gaussian_filter", (1.3,)),
+            ("uniform_filter", (3,)),
+            # Negative results cast to uint8 are implementation-defined in C and XLA.
+            *((("sobel", ()), ("laplace", ())) if signed else ()),
+            ("correlate", (np.array([[1, 2], [3, 4.5]]),)),
+        ):
+            got = np.asarray(getattr(jn, fn)(x, *args, output=out))
+            want = getattr(sn, fn)(x, *args, output=out)
+            assert got.dtype == want.dtype, (fn, out)
+            if want.dtype.kind in "iu":
+                # Truncation: a value within rounding of an integer may land either side.
+                assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
+                assert (got == want).mean() > 0.95
+            else:
+                np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-4)
+        np.testing.assert_array_equal(
+            jn.maximum_filter(x, 3, output=out), sn.maximum_filter(x, 3, output=out)
+        )
+        np.testing.assert_array_equal(
+            jn.median_filter(x, 3, output=out), sn.median_filter(x, 3, output=out)
+        )
+
+
+def test_float32_without_x64():
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((16, 12)).astype(np.float32)
+    with jax.enable_x64(False):
+        got = jn.gaussian_filter(x, 2.0, mode="mirror")
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, sn.gaussian_filter(x, 2.0, mode="mirror"), atol=2e-6)
+        got = jn.correlate(x, np.ones((3, 3)), output=np.float64)
+        assert got.dtype == np.float32  # float64 is not available without x64
+        got = jn.median_filter(x, 5)
+        np.testing.assert_array_equal(got, sn.median_filter(x, 5))
+
+
+def test_eager_jit_vmap_agree():
+    rng = np.random.default_rng(10)
+    xs = rng.standard_normal((3, 7, 6))
+    for f in (
+        lambda x: ndimage.gaussian_filter(x, 1.0, mode="wrap"),
+        lambda x: ndimage.median_filter(x, 3, mode="nearest"),
+        lambda x: ndimage.maximum_filter(x, footprint=np.eye(3), mode="mirror"),
+        lambda x: ndimage.correlate(x, np.arange(6.0).reshape(2, 3), mode="constant", cval=2.0),
+    ):
+        eager = np.stack([f(x) for x in xs])
+        # Under jit XLA fuses multiply-adds (FMA): equal to rounding, not bitwise.
+        np.testing.assert_allclose(jax.jit(f)(xs[0]), eager[0], rtol=1e-13, atol=1e-14)
+        np.testing.assert_allclose(jax.jit(jax.vmap(f))(xs), eager, rtol=1e-13, atol=1e-14)
+        np.testing.assert_allclose(jax.vmap(f)(xs), eager, rtol=1e-13, atol=1e-14)
+
+
+def test_vmap_of_grad_and_jvp():
+    # The taps primitive's batching rule under its transpose and its JVP.
+    rng = np.random.default_rng(13)
+    xs = rng.standard_normal((3, 5, 4))
+
+    def f(x):
+        return jnp.sum(ndimage.correlate(x, np.arange(6.0).reshape(3, 2), mode="wrap") ** 2)
+
+    grad = jax.jit(jax.grad(f))
+    np.testing.assert_allclose(
+        jax.jit(jax.vmap(jax.grad(f)))(xs), np.stack([grad(x) for x in xs]), rtol=1e-12
+    )
+    jvp = jax.jit(lambda x, t: jax.jvp(f, (x,), (t,))[1])
+    np.testing.assert_allclose(
+        jax.jit(jax.vmap(jvp))(xs, xs[::-1]),
+        np.stack([jvp(x, t) for x, t in zip(xs, xs[::-1])]),
+        rtol=1e-12,
+    )
+
+
+def test_cval_traced_and_differentiable():
+    x = np.arange(5.0)
+
+    def f(c):
+        return ndimage.correlate1d(x, [1.0, 2.0, 3.0], mode="constant", cval=c).sum()
+
+    got = jax.jit(f)(2.0)
+    np.testing.assert_allclose(
+        got, sn.correlate1d(x, [1.0, 2.0, 3.0], mode="constant", cval=2.0).sum()
+    )
+    # cval enters the first output by weight 1 and the last by weight 3.
+    np.testing.assert_allclose(jax.grad(f)(2.0), 4.0)
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_gradients_linear(mode):
+    # Every linear filter is a pad and static slices; the 2-D correlation (one pad of
+    # both axes) and a separable filter (one pad per axis) cover both forms at order 2.
+    rng = np.random.default_rng(70 + PAD_MODES.index(mode))
+    x = rng.standard_normal((3, 4))
+    w = rng.standard_normal((3, 2))
+
+    def f(x):
+        a = ndimage.correlate(x, w, mode=mode, cval=0.5, origin=(1, 0))
+        b = ndimage.gaussian_filter(x, (1.5, 0.7), order=(0, 1), mode=mode)
+        return a + b
+
+    check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+
+    def g(x):
+        return (
+            ndimage.convolve1d(x, [1.0, -2.0, 0.5, 3.0], 0, mode=mode)
+            + ndimage.uniform_filter(x, (3, 6), mode=mode)
+            + ndimage.sobel(x, 0, mode=mode)
+            + ndimage.laplace(x, mode=mode)
+        )
+
+    check_grads(g, (x,), order=1, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_gradient_matches_scipy_adjoint(mode):
+    # The VJP of a linear filter is its transpose, whose matrix scipy gives column by
+    # column (the filter of each basis vector).
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((5, 4))
+    y = rng.standard_normal((5, 4))
+    weights = rng.standard_normal((3, 2))
+    cases = (
+        (
+            lambda x: ndimage.gaussian_filter(x, 1.2, mode=mode, cval=0.3),
+            lambda e: sn.gaussian_filter(e, 1.2, mode=mode, cval=0.3),
+        ),
+        (
+            lambda x: ndimage.correlate(x, weights, mode=mode, origin=(0, -1)),
+            lambda e: sn.correlate(e, weights, mode=mode, origin=(0, -1)),
+        ),
+    )
+    for ours, theirs in cases:
+        # The filter is affine, f(e) = A e + f(0) (cval enters f(0) only), so scipy's
+        # filters of the basis vectors minus f(0) are A's columns.
+        offset = theirs(np.zeros(x.shape)).ravel()
+        a = np.stack([theirs(e.reshape(x.shape)).ravel() - offset for e in np.eye(20)]).T
+        _, vjp = jax.vjp(jax.jit(ours), x)
+        np.testing.assert_allclose(vjp(y)[0].ravel(), a.T @ y.ravel(), rtol=1e-10, atol=1e-12)
+
+
+def test_gradients_nonlinear():
+    rng = np.random.default_rng(12)
+    x = rng.permutation(12).reshape(3, 4).astype(np.float64)  # no ties
+    # Order 1: away from ties the filters are locally linear (a selection of inputs).
+    tol = dict(order=1, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+    check_grads(jax.jit(lambda x: ndimage.maximum_filter(x, 3, mode="wrap")), (x,), **tol)
+    check_grads(
+        jax.jit(lambda x: ndimage.minimum_filter(x, footprint=np.tri(3), mode="mirror")),
+        (x,),
+        **tol,
+    )
+    check_grads(jax.jit(lambda x: ndimage.median_filter(x, 3, mode="reflect")), (x,), **tol)
+    check_grads(jax.jit(lambda x: ndimage.gaussian_gradient_magnitude(x, 1.0)), (x,), **tol)
+    # A maximum's gradient goes to the maximum: one-hot rows of the Jacobian.
+    jac = jax.jacobian(lambda x: ndimage.maximum_filter(x, 3, mode="nearest"))(x).reshape(12, 12)
+    assert set(np.unique(jac)) == {0.0, 1.0}
+    assert (jac.sum(axis=1) == 1).all()
+
+
+def test_output_array_rejected():
+    with pytest.raises(TypeError, match=r"^jaxpad\.scipy\.ndimage\.gaussian_filter: output"):
+        jn.gaussian_filter(np.ones(3), 1.0, output=np.zeros(3))
