@@ -125,10 +125,10 @@ def dynamic_pad(
             f"got {len(shape)}: {shape}."
         )
     _checks.check_non_negative(_FN, "shape", shape)
-    if _sides.has_faces(value, ndim):
-        return _sided(x, pads_begin, shape, mode, value, max_pad)
-    if not isinstance(mode, str) or not (
-        value is None or mode == "constant" and np.ndim(value) == 0
+    if (
+        _sides.has_faces(value, ndim)
+        or not isinstance(mode, str)
+        or not (value is None or mode == "constant" and _sides.value_shape(value) == ())
     ):
         # Static pads past int32 take the traced path's composition too (``_sided``).
         in_graph = [

@@ -17,7 +17,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
@@ -107,7 +106,9 @@ def halo_pad(
         pairs = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
         return _add_faces(out, faces, pairs, x.shape, halo_begin, halo_end, axis_names, names)
     # Validates value before anything is traced.
-    if isinstance(mode, str) and (value is None or mode == "constant" and np.ndim(value) == 0):
+    if isinstance(mode, str) and (
+        value is None or mode == "constant" and _sides.value_shape(value) == ()
+    ):
         _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
         value = _sides.values_operand(_FN, value, mode, x.ndim, x.dtype)

@@ -1347,14 +1347,22 @@ def scaled_along(y, coefficients, axis, ndim=None, dtype=None):
     shape = [1] * ndim
     shape[axis] = -1
     if isinstance(coefficients, jax.Array):
-        vector = coefficients.astype(dtype).reshape(shape)
-        return jnp.where(vector != 0, y * vector, jnp.zeros((), dtype))
+        # A half float holds neither a traced coefficient's range (neumann's 2k - 1
+        # passes 65504 some 32768 cells out) nor, then, its product: float32 first.
+        wide = np.dtype(np.float32) if np.dtype(dtype) in _HALF_FLOATS else dtype
+        vector = coefficients.astype(wide).reshape(shape)
+        product = (y.astype(wide) * vector).astype(dtype)
+        return jnp.where(vector != 0, product, jnp.zeros((), dtype))
     coefficients = np.asarray(coefficients)
     if not coefficients.any():
         return None
     if np.all(coefficients == 1) and y.ndim == ndim and y.shape[axis] == len(coefficients):
         return y
-    product = y * coefficients.astype(dtype).reshape(shape)
+    if np.dtype(dtype) in _HALF_FLOATS and np.abs(coefficients).max() > jnp.finfo(dtype).max:
+        wide = coefficients.astype(np.float32).reshape(shape)
+        product = (y.astype(np.float32) * wide).astype(dtype)
+    else:
+        product = y * coefficients.astype(dtype).reshape(shape)
     if coefficients.all():
         return product
     return lax.select(
@@ -1404,8 +1412,9 @@ def whole_axis_coefficients(modes, n, size, lo):
     end = side_coefficients(modes, n, np.arange(e0, e1) - lo)
 
     def whole(name, copy):
-        parts = (getattr(begin, name), np.full((c1 - c0,), copy), getattr(end, name))
-        return jnp.concatenate([jnp.asarray(part, np.int32) for part in parts])
+        middle = jnp.full((c1 - c0,), copy, np.int32)  # a broadcast in the program
+        parts = (jnp.asarray(getattr(begin, name), np.int32), middle)
+        return jnp.concatenate(parts + (jnp.asarray(getattr(end, name), np.int32),))
 
     mask = jnp.concatenate([jnp.ones((b1 - b0,), bool), jnp.zeros((size - b1,), bool)])
     coefficients = SideCoefficients(
@@ -1637,7 +1646,8 @@ def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Targ
                         Piece(index, index + 1, start, stop, "weighted", weights=weights)
                     )
         pieces[axis] = tuple(axis_pieces)
-    if any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape):
+    empty = any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape)
+    if empty or not all(pieces.values()):  # an axis whose output reads no element of x
         return FoldPlan("zeros")
     return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
 

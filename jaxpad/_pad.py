@@ -124,7 +124,9 @@ def pad(
         out = pad(x, pads_begin, pads_end, mode, value, interior=interior)
         pairs = ((mode, mode),) * ndim if isinstance(mode, str) else mode
         return _sides.add_static_faces(out, faces, pairs, x.shape, pads_begin, pads_end)
-    if isinstance(mode, str) and (value is None or mode == "constant" and np.ndim(value) == 0):
+    if isinstance(mode, str) and (
+        value is None or mode == "constant" and _sides.value_shape(value) == ()
+    ):
         value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
         value = _sides.values_operand(_FN, value, mode, ndim, x.dtype)

@@ -141,6 +141,14 @@ def split_faces(fn_name: str, pad_value: Any, modes: str | Sides, x_shape, dtype
         scalars.append([])
         for side, value in enumerate(pair):
             if np.ndim(value) == 0:
+                given = not isinstance(value, jax.core.Tracer) and np.any(value != 0)
+                if given and pairs[axis][side] not in VALUE_MODES:
+                    raise ValueError(
+                        f"{fn_name}: pad_value[{axis}][{side}]={value!r}, but side {side} of "
+                        f"axis {axis} has mode {pairs[axis][side]!r}, which reads no value; "
+                        "give it 0, or a mode that reads one ('constant', 'dirichlet' or "
+                        "'neumann')."
+                    )
                 scalars[-1].append(value)
                 continue
             face = tuple(1 if a == axis else n for a, n in enumerate(x_shape))
@@ -289,7 +297,7 @@ def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, 
             f"'dirichlet' or 'neumann'; got pad_value={_checks.describe(pad_value)} with mode="
             f"{describe_modes(modes)}."
         )
-    shape = _value_shape(pad_value)
+    shape = value_shape(pad_value)
     if shape not in ((), (ndim, 2)):
         raise ValueError(
             f"{fn_name}: pad_value must be a scalar or have shape (x.ndim, 2) = ({ndim}, 2), "
@@ -309,7 +317,7 @@ def values_operand(fn_name: str, pad_value: Any, modes: str | Sides, ndim: int, 
     return jnp.stack([jnp.stack(row) for row in rows])
 
 
-def _value_shape(pad_value: Any) -> tuple[int, ...]:
+def value_shape(pad_value: Any) -> tuple[int, ...]:
     """``np.shape``, also of a nested sequence of scalars some of which are traced."""
     if isinstance(pad_value, (list, tuple)) and all(
         isinstance(row, (list, tuple)) and all(np.ndim(v) == 0 for v in row) for row in pad_value
@@ -339,7 +347,19 @@ def dynamic_sided_pad(x, entries, shape, modes: Sides, values):
         out_shape[axis] = size
         if n == 0:  # only constant sides get here (the shape rule)
             padded = jnp.zeros(out_shape, y.dtype)
-            y = padded if values is None else padded + values[axis, 0].astype(y.dtype)
+            if values is not None:
+                # Positions before the (empty) axis hold the begin value, the rest the
+                # end value; a pad outside [0, size] reads as 0 or size.
+                if isinstance(pad, int):
+                    lo = jnp.asarray(min(max(pad, 0), size), np.int32)
+                else:
+                    lo = jnp.clip(pad, 0, size).astype(np.int32)
+                before = (lax.iota(np.int32, size) < lo).reshape(
+                    [size if a == axis else 1 for a in range(y.ndim)]
+                )
+                value = jnp.where(before, values[axis, 0], values[axis, 1])
+                padded = add_values(padded, value.astype(padded.dtype))
+            y = padded
             continue
         dtype = index_dtype(n, size)
         reduced, extra = _reduced_sided_pad(pad, n, size, modes[axis], y.dtype, dtype)
@@ -374,7 +394,11 @@ def _reduced_sided_pad(pad, n: int, size: int, modes, dtype, index=np.int32):
         side_mode = "edge" if n == 1 else side_mode
         base = base_mode(side_mode)
         periods.append(period(base, n) if base in ("reflect", "symmetric", "wrap") else 1)
+    # The periods skipped, for the odd modes' drift and neumann's 2k - 1: in float32
+    # for half floats, whose range ends 65504 (some 32768 cells out for neumann).
     compute = np.dtype(np.int32) if np.dtype(dtype) == np.bool_ else np.dtype(dtype)
+    if compute in (np.dtype(jnp.float16), np.dtype(jnp.bfloat16)):
+        compute = np.dtype(np.float32)
     if isinstance(pad, int):
         # Exactly, in Python: a static pad of any size (past int32 with 64-bit types
         # off, where it cannot become an array first).

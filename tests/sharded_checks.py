@@ -271,6 +271,10 @@ def test_a_split_axis_too_long_for_int32_needs_x64():
             jax.jit(lambda x: jaxpad.dynamic_pad(x, (3,), (long + 8,), "wrap")).lower(x)
         with jax.enable_x64(True):
             text = jax.jit(lambda x: jaxpad.pad(x, [3], [5], "reflect")).lower(x).as_text()
+            # Per-side modes compose one-mode pads with coefficients built in the program
+            # (a host vector as long as the axis would be 16 GiB).
+            sided = jax.jit(lambda x: jaxpad.pad(x, [3], [5], [("neumann", "dirichlet")], 0.5))
+            assert "2147483664xbf16" in sided.lower(x).as_text()
     assert "2147483664xbf16" in text
 
 

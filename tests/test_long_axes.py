@@ -113,6 +113,14 @@ def test_traced_pads_on_a_long_axis_without_x64_is_refused():
             x,
             offset,
         )
+    # A face array takes the same path (it raised JAX's OverflowError).
+    face = [(jnp.ones((1,), jnp.bfloat16), 0.0)]
+    with pytest.raises(ValueError, match=r"^jaxpad\.dynamic_pad: axis 0 of x has 2147483655"):
+        jax.eval_shape(
+            lambda x, o: jaxpad.dynamic_pad(x, (o,), (LONG + 18,), [("neumann", "wrap")], face),
+            x,
+            offset,
+        )
 
 
 def test_planner_keeps_long_axes_off_indexed_forms():

@@ -310,3 +310,59 @@ def test_infinite_face_value_reaches_only_its_ghosts():
     flux = jnp.array([[0.0, jnp.inf, 0.0]])
     out = np.asarray(jaxpad.pad(x, (2, 0), (0, 0), ("neumann", "wrap"), [(flux, 0.0), (0, 0)]))
     assert np.isinf(out[:2, 1]).all() and np.isfinite(np.delete(out, 1, axis=1)).all()
+
+
+# Found in review ---------------------------------------------------------------------
+
+
+def test_empty_axis_with_traced_pads_takes_each_sides_value():
+    expected = np.pad(np.zeros(0), (2, 3), constant_values=(1.0, 9.0))
+    pads = jax.jit(
+        lambda o: jaxpad.dynamic_pad(jnp.zeros(0), (o,), (5,), "constant", [[1.0, 9.0]])
+    )(2)
+    np.testing.assert_array_equal(pads, expected)
+    face = jnp.array([[1.0, 2.0, 3.0]])
+    traced = jax.jit(
+        lambda o: jaxpad.dynamic_pad(
+            jnp.zeros((0, 3)), (o, 0), (3, 3), "constant", [(face, 7.0), (0.0, 0.0)]
+        )
+    )(2)
+    np.testing.assert_array_equal(traced, [[1, 2, 3], [1, 2, 3], [7, 7, 7]])
+
+
+@pytest.mark.parametrize("v", [0.0, 1e-3])
+def test_neumann_in_float16_far_beyond_the_face(v):
+    """2k - 1 passes float16's range some 32768 cells out: the profile stays finite."""
+    x = np.array([1, 2, 3, 4], np.float16)
+    expected = numpy_sided(x.astype(np.float64), (40000,), (0,), (("neumann",) * 2,), [(v, v)])
+    static = jaxpad.pad(x, (40000,), (0,), "neumann", v)
+    traced = jax.jit(lambda o: jaxpad.dynamic_pad(x, (o,), (40004,), "neumann", v))(40000)
+    for out in (static, traced):
+        assert np.isfinite(np.asarray(out, np.float32)).all()
+        np.testing.assert_allclose(np.asarray(out, np.float64), expected, rtol=2e-3, atol=0.1)
+
+
+def test_traced_scalar_beside_a_face_array_in_constant_mode():
+    x = jnp.arange(6.0).reshape(2, 3)
+    face = jnp.array([[10.0, 20.0, 30.0]])
+
+    def padded(s):
+        return jaxpad.pad(x, (1, 0), (1, 0), "constant", [(face, s), (0.0, 0.0)])
+
+    expected = numpy_sided(
+        np.asarray(x), (1, 0), (1, 0), (("constant",) * 2,) * 2, [(face, 5.0), (0.0, 0.0)]
+    )
+    np.testing.assert_array_equal(jax.jit(padded)(5.0), expected)
+    np.testing.assert_array_equal(padded(5.0), expected)
+    assert jax.grad(lambda s: padded(s).sum())(5.0) == 3.0
+
+
+def test_a_value_for_a_side_that_reads_none_is_refused():
+    with pytest.raises(ValueError, match=r"pad_value\[1\]\[0\]=5\.0, but side 0 of axis 1"):
+        jaxpad.pad(
+            jnp.ones((3, 4)),
+            (1, 1),
+            (1, 1),
+            ("neumann", "wrap"),
+            [(jnp.ones((1, 4)), 0.0), (5.0, 0.0)],
+        )

@@ -437,3 +437,21 @@ def test_error_symbolic_size_on_a_padded_axis_with_per_side_modes():
         "'dirichlet'); per-side and odd modes need a concrete size on every padded axis.",
     ):
         export.export(jax.jit(lambda x: jaxpad.pad(x, (1, 0), (1, 0), "dirichlet")))(spec)
+
+
+@pytest.mark.parametrize(
+    "pads_begin, pads_end, mode",
+    [
+        ((-3,), (3,), [("edge", "constant")]),
+        ((-3, 0), (3, 0), [("edge", "constant"), "edge"]),
+        ((0, -2), (0, 2), ["edge", ("wrap", "constant")]),
+    ],
+)
+def test_fold_of_a_pad_that_reads_no_element_of_x_is_zero(pads_begin, pads_end, mode):
+    # Found in review: the axis with no piece was folded as a copy.
+    x = jnp.arange(1.0, 1.0 + 3 * (2 if len(pads_begin) == 2 else 1)).reshape(
+        (3, 2) if len(pads_begin) == 2 else (3,)
+    )
+    values = np.full((x.ndim, 2), 0.5, np.float32)
+    grad = jax.grad(lambda x: (jaxpad.pad(x, pads_begin, pads_end, mode, values) ** 2).sum())(x)
+    np.testing.assert_array_equal(grad, np.zeros(x.shape))
