@@ -16,19 +16,9 @@ from jax import lax
 from jax.experimental.jet import jet
 
 import jaxpad
+from tests.test_sides import READS_VALUE, SIDE_MODES
 
 ORDER = 3
-ALL_MODES = (
-    "constant",
-    "edge",
-    "reflect",
-    "symmetric",
-    "wrap",
-    "reflect_odd",
-    "symmetric_odd",
-    "dirichlet",
-)
-READS_VALUE = ("constant", "dirichlet")
 
 
 def jnp_side(y, axis, before, after, mode, value):
@@ -90,7 +80,7 @@ def wrapped(pad):
     return lambda x, v: jnp.sin(pad(jnp.sin(x), jnp.cos(v)))
 
 
-@pytest.mark.parametrize("mode", ALL_MODES)
+@pytest.mark.parametrize("mode", SIDE_MODES)
 def test_pad_every_mode_with_a_traced_pad_value(mode):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(3, 4)).astype(np.float32)
