@@ -8,7 +8,7 @@ convolution, folded back by the transpose of ``jaxpad.pad`` in the same mode.
 
 The layer modules ``jaxpad.flax`` and ``jaxpad.equinox`` share the private helpers
 here (``check_pad_mode``, ``padded_conv``, ``folded_conv_transpose``). Every
-convolution is built by ``jaxpad._conv_lowering``, which picks its form per platform
+convolution is built by ``jaxpad._lowering.conv``, which picks its form per platform
 (on XLA:CPU: no all-zero-padded convolution, depthwise convolutions as shifted taps).
 """
 
@@ -22,8 +22,9 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _conv_lowering
+from jaxpad import _checks
 from jaxpad._index_maps import MODES
+from jaxpad._lowering import conv as _conv_lowering
 from jaxpad._pad import pad
 from jaxpad._policy import PaddingPolicy
 from jaxpad._typing import IntOrSequence
@@ -405,7 +406,7 @@ def padded_conv(
     **conv_kwargs,
 ):
     """``conv_general_dilated`` with the spatial ``pads`` filled in ``mode``, in the
-    form ``jaxpad._conv_lowering`` plans for each platform (plain: non-negative zero
+    form ``jaxpad._lowering.conv`` plans for each platform (plain: non-negative zero
     pads left to the convolution itself, every other case padded with ``jaxpad.pad``
     then a VALID convolution)."""
     return _conv_lowering.lowered_conv(

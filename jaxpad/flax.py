@@ -29,8 +29,9 @@ from flax import nnx
 from flax.nnx.nn.linear import canonicalize_padding
 from jax import lax
 
-from jaxpad import _conv_lowering, _window_ops
+from jaxpad import _window_ops
 from jaxpad import pad as jaxpad_pad
+from jaxpad._lowering import conv as _conv_lowering
 from jaxpad._policy import PaddingPolicy
 
 __all__ = ["Conv", "ConvTranspose", "LinenConv", "LinenConvTranspose"]

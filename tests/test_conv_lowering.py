@@ -1,4 +1,4 @@
-"""Tests for jaxpad/_conv_lowering.py: the conv planner's rules, one test each, and the
+"""Tests for jaxpad/_lowering/conv.py: the conv planner's rules, one test each, and the
 values and gradients of every form against the plain one (pad, then VALID conv) and an
 oracle (numpy's pad, then lax's VALID conv)."""
 
@@ -14,8 +14,8 @@ from jax import export, lax
 from jax.test_util import check_grads
 
 import jaxpad
-from jaxpad import _conv_lowering
-from jaxpad._conv_lowering import ConvPlan, build_conv, plan_conv
+from jaxpad._lowering import conv as _conv_lowering
+from jaxpad._lowering.conv import ConvPlan, build_conv, plan_conv
 from tests.cases import MODES
 from tests.oracles import numpy_pad
 
