@@ -106,11 +106,7 @@ def broadcast_plan(x_shape, target_shape, mode, axes_mapping):
             )
         dims = tuple(range(rank - ndim, rank))
     else:
-        if len(axes_mapping) != ndim:
-            raise ValueError(
-                f"{_FN}: axes_mapping needs one entry per axis of x (x.ndim={ndim}); "
-                f"got {len(axes_mapping)}: {axes_mapping}."
-            )
+        _checks.check_length(_FN, "axes_mapping", axes_mapping, ndim)
         dims = tuple(a + rank if a < 0 else a for a in axes_mapping)
         if any(not 0 <= a < rank for a in dims):
             raise ValueError(

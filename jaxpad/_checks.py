@@ -146,11 +146,19 @@ def check_dim_size(fn_name: str, axis: int, size: int, detail: str) -> int:
     return size
 
 
-def check_length(fn_name: str, arg_name: str, values: tuple, ndim: int) -> None:
+def is_static(size) -> bool:
+    """Whether a dimension size is a concrete int (not a symbolic ``jax.export`` one)."""
+    return isinstance(size, (int, np.integer))
+
+
+def check_length(fn_name: str, arg_name: str, values, ndim: int, axes: str | None = None) -> None:
+    """The one "one entry per axis" check; ``axes`` names the axes counted when they
+    are not all of x's (``"axis (2)"`` for a policy's spatial axes)."""
     if len(values) != ndim:
+        counted = f"axis of x (x.ndim={ndim})" if axes is None else axes
+        shown = describe(values) if isinstance(values, (np.ndarray, jax.Array)) else repr(values)
         raise ValueError(
-            f"{fn_name}: {arg_name} needs one entry per axis of x (x.ndim={ndim}); "
-            f"got {len(values)}: {values}."
+            f"{fn_name}: {arg_name} needs one entry per {counted}; got {len(values)}: {shown}."
         )
 
 
@@ -228,3 +236,65 @@ def check_integer_dtype(fn_name: str, arg_name: str, value) -> None:
     dtype = value.dtype
     if dtype == np.bool_ or not jnp.issubdtype(dtype, jnp.integer):
         raise TypeError(f"{fn_name}: {arg_name} must have an integer dtype; got {describe(value)}.")
+
+
+def check_max_pad(fn_name, max_pad, pads_begin, ndim):
+    """``max_pad`` as one non-negative int or None per axis; a static pad past it is
+    an error here, at trace time."""
+    if max_pad is None:
+        return (None,) * ndim
+    if isinstance(max_pad, (bool, np.bool_)):
+        raise TypeError(
+            f"{fn_name}: max_pad must be None, an int, or one int or None per "
+            f"axis of x; got {max_pad!r}."
+        )
+    if isinstance(max_pad, (int, np.integer)):
+        entries = (max_pad,) * ndim
+    elif isinstance(max_pad, (str, bytes)) or not isinstance(max_pad, Sequence):
+        raise TypeError(
+            f"{fn_name}: max_pad must be None, an int, or one int or None per "
+            f"axis of x; got {max_pad!r}."
+        )
+    else:
+        entries = tuple(max_pad)
+        check_length(fn_name, "max_pad", max_pad, ndim)
+    bounds = []
+    for axis, entry in enumerate(entries):
+        if entry is None:
+            bounds.append(None)
+            continue
+        if isinstance(entry, jax.core.Tracer):
+            raise TypeError(
+                f"{fn_name}: max_pad[{axis}] must be a static int (it sizes the "
+                f"halo each device receives); got a traced value of dtype {entry.dtype}."
+            )
+        if isinstance(entry, (bool, np.bool_)) or not isinstance(entry, (int, np.integer)):
+            raise TypeError(f"{fn_name}: max_pad[{axis}] must be an int or None; got {entry!r}.")
+        if entry < 0:
+            raise ValueError(
+                f"{fn_name}: max_pad[{axis}] bounds |pads_begin[{axis}]| and "
+                f"must be non-negative; got {int(entry)}."
+            )
+        bounds.append(int(entry))
+    for axis, pad in enumerate(static_entries(pads_begin, ndim)):
+        if pad is not None and bounds[axis] is not None and abs(pad) > bounds[axis]:
+            raise ValueError(
+                f"{fn_name}: pads_begin[{axis}]={pad} exceeds max_pad[{axis}]="
+                f"{bounds[axis]}; |pads_begin| must not exceed max_pad."
+            )
+    return tuple(bounds)
+
+
+def static_entries(pads_begin, ndim):
+    """The entries of ``pads_begin`` known at trace time (None for traced ones)."""
+    if isinstance(pads_begin, jax.core.Tracer):
+        return (None,) * ndim
+    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
+        values = np.asarray(pads_begin).reshape(-1)
+        return tuple(int(v) for v in values) if values.shape == (ndim,) else (None,) * ndim
+    if isinstance(pads_begin, Sequence) and not isinstance(pads_begin, (str, bytes)):
+        return tuple(
+            int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None
+            for v in pads_begin
+        )
+    return (None,) * ndim

@@ -27,7 +27,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _sides
+from jaxpad import _checks, _lowering, _sides
 from jaxpad._index_maps import reduced_pad
 from jaxpad._lowering import (
     active_axes,
@@ -42,7 +42,6 @@ from jaxpad._lowering import (
 from jaxpad._pad import pad
 from jaxpad._sharded_pad import (
     check_long_split_axes,
-    check_max_pad,
     partitioned_dynamic_fold_lowering,
     partitioned_dynamic_pad_lowering,
     request_devices,
@@ -119,35 +118,27 @@ def dynamic_pad(
     # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
     value: Any = pad_value
     shape = _checks.static_int_tuple(_FN, "shape", shape, allow_symbolic=True)
-    if len(shape) != ndim:
-        raise ValueError(
-            f"{_FN}: shape needs one entry per axis of x (x.ndim={ndim}); "
-            f"got {len(shape)}: {shape}."
-        )
+    _checks.check_length(_FN, "shape", shape, ndim)
     _checks.check_non_negative(_FN, "shape", shape)
-    if (
-        _sides.has_faces(value, ndim)
-        or not isinstance(mode, str)
-        or not (value is None or mode == "constant" and _sides.value_shape(value) == ())
-    ):
+    if _sides.has_faces(value, ndim) or not _sides.is_one_mode_pad(mode, value):
         # Static pads past int32 take the traced path's composition too (``_sided``).
         in_graph = [
             traced or (static is not None and abs(static) > _INT32_MAX)
             for traced, static in zip(
-                _traced_entries(pads_begin, ndim), _static_entries(pads_begin, ndim)
+                _traced_entries(pads_begin, ndim), _checks.static_entries(pads_begin, ndim)
             )
         ]
         _check_long_axes(x.shape, shape, in_graph)
         return _sided(x, pads_begin, shape, mode, value, max_pad)
     if wants_devices(x):
         traced = _traced_entries(pads_begin, ndim)
-        static = [None] * ndim if any(traced) else _static_entries(pads_begin, ndim)
+        static = [None] * ndim if any(traced) else _checks.static_entries(pads_begin, ndim)
         check_long_split_axes(_FN, x.shape, shape, static)
     x, pads_begin = _long_static_axes_first(x, pads_begin, shape, mode, value)
     _check_long_axes(x.shape, shape, _traced_entries(pads_begin, ndim))
     raw_pads = pads_begin
     pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
-    max_pad = check_max_pad(_FN, max_pad, raw_pads, ndim)
+    max_pad = _checks.check_max_pad(_FN, max_pad, raw_pads, ndim)
     value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
     x, value, pads_begin = match_varying(x, value, pads_begin)
     value = request_devices(x, value)
@@ -173,18 +164,6 @@ def _traced_entries(pads_begin, ndim) -> list[bool]:
     return [isinstance(entry, jax.core.Tracer) for entry in pads_begin]
 
 
-def _static_entries(pads_begin, ndim) -> list[int | None]:
-    """``pads_begin`` as ints (None for an entry that is not one)."""
-    if isinstance(pads_begin, jax.core.Tracer):
-        return [None] * ndim
-    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
-        entries: list[int | None] = [int(entry) for entry in np.ravel(pads_begin)]
-        return entries[:ndim]
-    if not isinstance(pads_begin, Sequence):
-        return [None] * ndim
-    return [int(e) if isinstance(e, (int, np.integer)) else None for e in pads_begin]
-
-
 def _check_long_axes(x_shape, shape, traced) -> None:
     """Traced pads index their axis in-graph: in int64 where an axis is too long for
     int32 (``_lowering.int32_indexes``), which needs JAX's 64-bit types."""
@@ -208,7 +187,7 @@ def _long_static_axes_first(
     forms there are slices and concatenates: no index at all); the rest is padded by
     the primitive with those axes left alone. One mode for every side reads alike
     whatever the order of the axes."""
-    if isinstance(pads_begin, jax.core.Tracer) or not all(map(_is_static, x.shape + shape)):
+    if isinstance(pads_begin, jax.core.Tracer) or not all(map(_checks.is_static, x.shape + shape)):
         return x, pads_begin
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
         if np.shape(pads_begin) != (x.ndim,):
@@ -236,15 +215,14 @@ def _long_static_axes_first(
 
 def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     """Per-side modes, odd modes, or per-side values: static pads take the static
-    primitive; traced ones the composition of ``_sides.dynamic_sided_pad``."""
+    primitive; traced ones the composition of ``_lowering.dynamic_sided_pad``."""
     given = pad_value
     pad_value, faces = _sides.split_faces(_FN, pad_value, mode, x.shape, x.dtype)
     values = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
-    if isinstance(mode, str):
-        mode = ((mode, mode),) * x.ndim
+    mode = _sides.PadMode(mode, x.ndim).sides
     _sides.check_dtype(_FN, mode, x.dtype)
     for axis, n in enumerate(x.shape):
-        if not (_is_static(n) and _is_static(shape[axis])):
+        if not (_checks.is_static(n) and _checks.is_static(shape[axis])):
             raise ValueError(
                 f"{_FN}: axis {axis} has the symbolic size {n}; per-side and odd modes need "
                 "concrete sizes. Give that axis a concrete size, or one mode for every side."
@@ -252,7 +230,7 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     # Validates pads_begin as the primitive's path does; its reduced form is not used.
     _pads_operand(pads_begin, x.shape, shape, "constant")
     # Static pads past the bound are refused here, as on the primitive's path.
-    max_pad = check_max_pad(_FN, max_pad, pads_begin, x.ndim)
+    max_pad = _checks.check_max_pad(_FN, max_pad, pads_begin, x.ndim)
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
         entries = [pads_begin[axis] for axis in range(x.ndim)]
         if not isinstance(pads_begin, jax.core.Tracer):
@@ -273,9 +251,9 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
             f"mode={_sides.describe_modes(mode)} it would be ignored. Pass the pads as "
             "Python ints, or leave max_pad out."
         )
-    out = _sides.dynamic_sided_pad(x, entries, shape, mode, values)
+    out = _lowering.dynamic_sided_pad(x, entries, shape, mode, values)
     if faces:
-        out = _sides.add_dynamic_faces(out, faces, mode, x.shape, entries, shape)
+        out = _lowering.add_dynamic_faces(out, faces, mode, x.shape, entries, shape)
     return out
 
 
@@ -291,7 +269,7 @@ def _pads_operand(value, x_shape, shape, mode):
     ndim = len(x_shape)
     reduce = [
         partial(_symbolic_entry, mode, n, size, i)
-        if not (_is_static(n) and _is_static(size))
+        if not (_checks.is_static(n) and _checks.is_static(size))
         else partial(reduced_pad, mode, n, size)
         for i, (n, size) in enumerate(zip(x_shape, shape))
     ]
@@ -302,15 +280,11 @@ def _pads_operand(value, x_shape, shape, mode):
                 f"{_FN}: pads_begin must be 1-D with one entry per axis; "
                 f"got {_checks.describe(value)}."
             )
-        if value.shape[0] != ndim:
-            raise ValueError(
-                f"{_FN}: pads_begin needs one entry per axis of x (x.ndim={ndim}); "
-                f"got {value.shape[0]}."
-            )
+        _checks.check_length(_FN, "pads_begin", value, ndim)
         if isinstance(value, jax.core.Tracer):
             if mode == "reflect":
                 for axis, n in enumerate(x_shape):
-                    if not _is_static(n):
+                    if not _checks.is_static(n):
                         _check_reflect_axis(n, axis)
             return value, (None,) * ndim
         return _stack_entries([r(int(v)) for r, v in zip(reduce, np.asarray(value))])
@@ -319,11 +293,7 @@ def _pads_operand(value, x_shape, shape, mode):
             f"{_FN}: pads_begin must be an integer array or a sequence with one entry "
             f"per axis; got {value!r}."
         )
-    if len(value) != ndim:
-        raise ValueError(
-            f"{_FN}: pads_begin needs one entry per axis of x (x.ndim={ndim}); "
-            f"got {len(value)}: {value!r}."
-        )
+    _checks.check_length(_FN, "pads_begin", value, ndim)
     reduced = []
     for i, entry in enumerate(value):
         if isinstance(entry, jax.core.Tracer):
@@ -334,7 +304,7 @@ def _pads_operand(value, x_shape, shape, mode):
                 )
             # Reduced one by one, entries of different integer dtypes stack as int32
             # without the lossy promotions of mixed dtypes (int64 with uint64).
-            if mode == "reflect" and not _is_static(x_shape[i]):
+            if mode == "reflect" and not _checks.is_static(x_shape[i]):
                 _check_reflect_axis(x_shape[i], i)
             reduced.append((normalized_pads(entry, mode, x_shape[i], shape[i]), None))
         else:
@@ -375,10 +345,6 @@ def _stack_entries(reduced):
     return jnp.stack([entry.astype(dtype) for entry in entries]), tuple(static)
 
 
-def _is_static(size) -> bool:
-    return isinstance(size, (int, np.integer))
-
-
 _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
@@ -387,7 +353,7 @@ def _symbolic_entry(mode, n, size, axis, pad):
     size (the axis is left alone), else ``(int32 operand entry, None)``."""
     if pad == 0 and n == size:
         return 0
-    if mode == "reflect" and not _is_static(n):
+    if mode == "reflect" and not _checks.is_static(n):
         _check_reflect_axis(n, axis)
     if abs(pad) > _INT32_MAX:
         if mode not in ("constant", "edge"):
@@ -530,7 +496,7 @@ def _dynamic_pad_batch(args, dims, *, shape, mode, static_pads, max_pad=None):
 def _dynamic_fold_abstract_eval(t, pads_begin, *, operand_shape, mode, static_pads, max_pad=None):
     del max_pad
     num_batch = _check_config("jaxpad.dynamic_fold", operand_shape, pads_begin, t.shape, mode)
-    if not all(_is_static(size) for size in (*operand_shape, *t.shape)):
+    if not all(_checks.is_static(size) for size in (*operand_shape, *t.shape)):
         _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode)
     operand_shape = tuple(operand_shape)
     return t.update(
@@ -548,7 +514,7 @@ def _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode):
         axes = [
             f"axis {d} (size {operand_shape[axis]}, padded to {t.shape[axis]})"
             for d, axis in active_axes(operand_shape, t.shape, static_pads, num_batch)
-            if not (_is_static(operand_shape[axis]) and _is_static(t.shape[axis]))
+            if not (_checks.is_static(operand_shape[axis]) and _checks.is_static(t.shape[axis]))
         ]
         raise ValueError(
             f"{_FN}: the gradient of mode={mode!r} cannot be planned on the symbolic "

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _sides
+from jaxpad import _checks, _lowering, _sides
 from jaxpad._index_maps import ARITHMETIC_MODES, base_mode
 from jaxpad._pad import pad
 from jaxpad._typing import IntSequence, Modes, PadValue
@@ -103,18 +103,16 @@ def halo_pad(
     value, faces = _sides.split_faces(_FN, value, mode, x.shape, x.dtype)
     if faces:
         out = halo_pad(x, halo_begin, halo_end, mode, value, axis_names=axis_names)
-        pairs = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
+        pairs = _sides.PadMode(mode, x.ndim).sides
         return _add_faces(out, faces, pairs, x.shape, halo_begin, halo_end, axis_names, names)
     # Validates value before anything is traced.
-    if isinstance(mode, str) and (
-        value is None or mode == "constant" and _sides.value_shape(value) == ()
-    ):
+    if _sides.is_one_mode_pad(mode, value):
         _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
         value = _sides.values_operand(_FN, value, mode, x.ndim, x.dtype)
-        mode = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
+        mode = _sides.PadMode(mode, x.ndim).sides
         _sides.check_dtype(_FN, mode, x.dtype)
-    pairs = ((mode, mode),) * x.ndim if isinstance(mode, str) else mode
+    pairs = _sides.PadMode(mode, x.ndim).sides
     sizes = {axis: _mesh_axis_size(axis, name) for axis, name in enumerate(names) if name}
     for axis, size in sizes.items():
         for arg, widths in (("halo_begin", halo_begin), ("halo_end", halo_end)):
@@ -158,7 +156,7 @@ def halo_pad(
 
 
 def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, names):
-    """``out`` plus the face arrays' term (``_sides.add_faces``) of this block: extended
+    """``out`` plus the face arrays' term (``_lowering.add_faces``) of this block: extended
     and carried by halos of their own, and only on the blocks at the face's edge of the
     domain."""
     ndim = len(x_shape)
@@ -169,7 +167,7 @@ def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, nam
         begin, end = _on(axis, halo_begin[axis], ndim), _on(axis, halo_end[axis], ndim)
         return halo_pad(y, begin, end, mode, axis_names=axis_names)
 
-    band, add = _sides.face_bands(pairs, x_shape, out_shape, halo_begin)
+    band, add = _lowering.face_bands(pairs, x_shape, out_shape, halo_begin)
 
     def weigh(y, axis, side):
         term = band(y, axis, side)
@@ -179,7 +177,7 @@ def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, nam
         edge = 0 if side == 0 else _mesh_axis_size(axis, names[axis]) - 1
         return jnp.where(lax.axis_index(name) == edge, term, jnp.zeros_like(term))
 
-    return _sides.add_faces(
+    return _lowering.add_faces(
         out,
         faces,
         padded,

@@ -43,7 +43,7 @@ def _sparse_pad(spenv, x, pad_value, *, pads_begin, pads_end, interior, mode):
     from jax.experimental import sparse
     from jax.experimental.sparse.transform import arrays_to_spvalues, spvalues_to_arrays
 
-    if not (isinstance(mode, str) and mode in _SPARSE_MODES):
+    if mode not in _SPARSE_MODES:
         # Constant and dirichlet pads fill with a value, which makes the result dense
         # unless the value is 0, which is not known while tracing.
         raise _unsupported(

@@ -18,7 +18,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _sides
+from jaxpad import _checks, _lowering, _sides
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
 from jaxpad._sharded_pad import (
     check_long_split_axes,
@@ -28,6 +28,7 @@ from jaxpad._sharded_pad import (
     wants_devices,
 )
 from jaxpad._sharding import in_auto_axes, match_sharding, match_varying, same_axes_sharding
+from jaxpad._sides import PadMode
 from jaxpad._typing import IntSequence, Modes, PadValue
 
 _FN = "jaxpad.pad"
@@ -122,16 +123,13 @@ def pad(
             )
         # The scalars through the primitive, the face arrays' term (linear in them) added.
         out = pad(x, pads_begin, pads_end, mode, value, interior=interior)
-        pairs = ((mode, mode),) * ndim if isinstance(mode, str) else mode
-        return _sides.add_static_faces(out, faces, pairs, x.shape, pads_begin, pads_end)
-    if isinstance(mode, str) and (
-        value is None or mode == "constant" and _sides.value_shape(value) == ()
-    ):
+        pairs = PadMode(mode, ndim).sides
+        return _lowering.add_static_faces(out, faces, pairs, x.shape, pads_begin, pads_end, pad)
+    if _sides.is_one_mode_pad(mode, value):
         value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
         value = _sides.values_operand(_FN, value, mode, ndim, x.dtype)
-        if isinstance(mode, str):  # per-side values with one mode
-            mode = ((mode, mode),) * ndim
+        mode = PadMode(mode, ndim).sides  # per-side values with one mode: per side too
         _sides.check_dtype(_FN, mode, x.dtype)
         if value is None:
             value = np.zeros((ndim, 2), x.dtype)
@@ -139,7 +137,7 @@ def pad(
         raise TypeError(f"{_FN}: crop_first must be a bool; got {crop_first!r}.")
     if crop_first:
         x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
-    sided = not isinstance(mode, str) and x.dtype != np.bool_ and not any(interior)
+    sided = PadMode(mode, ndim).single is None and x.dtype != np.bool_ and not any(interior)
     if wants_devices(x):
         out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
         check_long_split_axes(_FN, x.shape, out_shape, pads_begin)
@@ -150,7 +148,7 @@ def pad(
             return pad(y, begins, ends, base)
 
         def composed(x, value):
-            return _sides.composed_pad(x, value, pads_begin, pads_end, mode, one_mode)
+            return _lowering.composed_pad(x, value, pads_begin, pads_end, mode, one_mode)
 
         out_shape = tuple(n + lo + hi for n, lo, hi in zip(x.shape, pads_begin, pads_end))
         return in_auto_axes(composed, x, out_shape)(x, value)
@@ -201,10 +199,9 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
             f"{fn_name}: interior padding needs mode='constant' and a scalar pad_value; "
             f"got interior={interior} with mode={_sides.describe_modes(mode)}."
         )
-    if not isinstance(mode, str) and len(mode) != ndim:
-        raise ValueError(
-            f"{fn_name}: mode needs one entry per axis of x (x.ndim={ndim}); got {len(mode)}."
-        )
+    view = PadMode(mode, ndim)
+    if view.single is None:
+        _checks.check_length(fn_name, "mode", mode, ndim)
     out_shape = []
     for axis, (n, lo, hi, r) in enumerate(zip(shape, pads_begin, pads_end, interior)):
         dilated = (n - 1) * (r + 1) + 1 if n else 0
@@ -229,10 +226,9 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
                 f"{fn_name}: the output would have negative size {size} on axis {axis}: "
                 f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, pads_end[{axis}]={hi}."
             )
-        axis_modes = (mode, mode) if isinstance(mode, str) else mode[axis]
-        reading = [m for m, pad in zip(axis_modes, (lo, hi)) if m != "constant" and pad > 0]
+        reading = [m for m, pad in zip(view.sides[axis], (lo, hi)) if m != "constant" and pad > 0]
         if reading and n == 0 and size > 0:
-            shown = repr(mode) if isinstance(mode, str) else f"{reading[0]!r} on axis {axis}"
+            shown = repr(mode) if view.single else f"{reading[0]!r} on axis {axis}"
             raise ValueError(
                 f"{fn_name}: mode={shown} cannot fill axis {axis} of x.shape="
                 f"{tuple(shape)}: it is empty and the output is not (size {size}); "
@@ -244,11 +240,11 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
 
 def _pad_abstract_eval(x, pad_value, *, pads_begin, pads_end, interior, mode):
     # Per-side modes take one value per side of each axis; one mode takes a scalar.
-    value_shape = () if isinstance(mode, str) else (x.ndim, 2)
+    value_shape = PadMode(mode, x.ndim).value_shape
     if pad_value.shape != value_shape:
         raise ValueError(
             f"{_FN}: pad_value must have shape {value_shape} with mode "
-            f"{_sides.describe_modes(mode)}; got shape {pad_value.shape}."
+            f"{PadMode(mode, x.ndim)}; got shape {pad_value.shape}."
         )
     if pad_value.dtype != x.dtype:
         raise TypeError(f"{_FN}: pad_value dtype {pad_value.dtype} differs from x dtype {x.dtype}.")
@@ -280,10 +276,11 @@ def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
         )
         t_x = match_sharding(t_x, x.aval)
     t_value = None
-    if need_value and not isinstance(mode, str):
-        t_value = _sides.value_cotangent(t, mode, operand_shape, pads_begin)
+    single = PadMode(mode, len(operand_shape)).single
+    if need_value and single is None:
+        t_value = _lowering.value_cotangent(t, mode, operand_shape, pads_begin)
     elif need_value:
-        if mode == "constant":
+        if single == "constant":
             # Every output position not copied from x holds the pad value. Summed
             # there alone: ``t.sum() - fold(t).sum()`` would turn an inf in the copied
             # positions into nan (docs/semantics.md, "Infinities and nan").
@@ -301,13 +298,15 @@ def _pad_transpose(t, x, pad_value, *, pads_begin, pads_end, interior, mode):
 def _pad_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mode):
     x, pad_value = batched_args
     x_bdim, value_bdim = batch_dims
+    ndim = x.ndim - 1
+    per_side = PadMode(mode, ndim).single is None
     if value_bdim is None:
         params = _insert_unpadded_axis(x_bdim, pads_begin, pads_end, interior, mode)
-        if not isinstance(mode, str):  # the batch axis is not padded: no value
+        if per_side:  # the batch axis is not padded: no value
             pad_value = jnp.insert(pad_value, x_bdim, jnp.zeros((2,), pad_value.dtype), axis=0)
         return pad_p.bind(x, pad_value, **params), x_bdim
     size = pad_value.shape[value_bdim]
-    if not isinstance(mode, str):
+    if per_side:
         # Per-side values per example: the pad of zeros plus each example's values term.
         x = batching.bdim_at_front(x, x_bdim, size)
         pad_value = batching.bdim_at_front(pad_value, value_bdim, size)
@@ -315,9 +314,9 @@ def _pad_batch(batched_args, batch_dims, *, pads_begin, pads_end, interior, mode
         zeros = np.zeros((x.ndim, 2), x.dtype)
         padded = pad_p.bind(x, zeros, **params)
         term = jax.vmap(
-            lambda v: _sides.value_term(v, mode, x.shape[1:], padded.shape[1:], pads_begin)
+            lambda v: _lowering.value_term(v, mode, x.shape[1:], padded.shape[1:], pads_begin)
         )(pad_value)
-        return _sides.add_values(padded, term), 0
+        return _lowering.add_values(padded, term), 0
     # One pad value per example: pad with zeros, then select the values into the
     # positions that a pad of an all-True mask leaves False.
     x = batching.bdim_at_front(x, x_bdim, size)
@@ -335,13 +334,11 @@ def _insert_unpadded_axis(axis, pads_begin, pads_end, interior, mode):
         values.insert(axis, entry)
         return tuple(values)
 
-    if not isinstance(mode, str):  # per-side modes: the batch axis is not padded
-        mode = insert(mode, ("constant", "constant"))
     return dict(
         pads_begin=insert(pads_begin),
         pads_end=insert(pads_end),
         interior=insert(interior),
-        mode=mode,
+        mode=PadMode(mode, len(pads_begin)).with_unpadded_axis(axis),
     )
 
 
@@ -365,11 +362,10 @@ def _fold_abstract_eval(t, *, pads_begin, pads_end, interior, mode, operand_shap
 def _fold_transpose(ct, t, *, pads_begin, pads_end, interior, mode, operand_shape):
     del t, operand_shape
     ct = ad.instantiate_zeros(ct)
-    value_shape = () if isinstance(mode, str) else (ct.ndim, 2)
     return [
         pad_p.bind(
             ct,
-            np.zeros(value_shape, ct.dtype),
+            np.zeros(PadMode(mode, ct.ndim).value_shape, ct.dtype),
             pads_begin=pads_begin,
             pads_end=pads_end,
             interior=interior,

@@ -577,8 +577,5 @@ def _per_axis(fn_name, arg_name, value, ndim, default, *, minimum=1):
     if not isinstance(value, Sequence):
         value = _checks.static_int_tuple(fn_name, arg_name, value)
     values = _int_tuple(fn_name, arg_name, value, minimum=minimum)
-    if len(values) != ndim:
-        raise ValueError(
-            f"{fn_name}: {arg_name} needs one entry per axis ({ndim}); got {len(values)}: {values}."
-        )
+    _checks.check_length(fn_name, arg_name, values, ndim, axes=f"axis ({ndim})")
     return values

@@ -28,7 +28,7 @@ Axes that are padded but not split are padded on each block by the ordinary lowe
 Inside ``shard_map`` (every mesh axis manual), on one device, under ``jax.export``,
 and over a mesh built without devices (custom_partitioning needs the devices, see
 ``wants_devices``), nothing changes: the plain lowering, which XLA partitions.
-Per-side modes are composed of one-mode pads by ``_sides.composed_pad``.
+Per-side modes are composed of one-mode pads by ``_lowering.composed_pad``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -51,7 +50,6 @@ from jax.sharding import NamedSharding, PartitionSpec
 
 from jaxpad._index_maps import MODES, effective_mode, period, source_index
 from jaxpad._lowering import index_dtype, int32_indexes
-from jaxpad._sharding import devices_known
 
 # Plans (NumPy only) ----------------------------------------------------------------
 
@@ -479,12 +477,7 @@ def _plannable(mode, target) -> bool:
     """Whether the exchange applies: a partitioned program whose devices are known, and
     one of the modes that read x through an index map (others, e.g. per-side modes,
     keep the plain lowering, which XLA partitions)."""
-    return (
-        isinstance(mode, str)
-        and mode in MODES
-        and bool(getattr(target, "partitioned", False))
-        and devices_known()
-    )
+    return mode in MODES and target.partitioned and target.devices_known
 
 
 def _splits_possible(pads_begin, pads_end, interior, mode, target) -> bool:
@@ -1076,72 +1069,3 @@ def partitioned_dynamic_fold_lowering(local_pad, local_fold):
         )
 
     return lowering
-
-
-# max_pad: validation ------------------------------------------------------------------
-
-
-def check_max_pad(fn_name, max_pad, pads_begin, ndim):
-    """``max_pad`` as one non-negative int or None per axis; a static pad past it is
-    an error here, at trace time."""
-    if max_pad is None:
-        return (None,) * ndim
-    if isinstance(max_pad, (bool, np.bool_)):
-        raise TypeError(
-            f"{fn_name}: max_pad must be None, an int, or one int or None per "
-            f"axis of x; got {max_pad!r}."
-        )
-    if isinstance(max_pad, (int, np.integer)):
-        entries = (max_pad,) * ndim
-    elif isinstance(max_pad, (str, bytes)) or not isinstance(max_pad, Sequence):
-        raise TypeError(
-            f"{fn_name}: max_pad must be None, an int, or one int or None per "
-            f"axis of x; got {max_pad!r}."
-        )
-    else:
-        entries = tuple(max_pad)
-        if len(entries) != ndim:
-            raise ValueError(
-                f"{fn_name}: max_pad needs one entry per axis of x (x.ndim="
-                f"{ndim}); got {len(entries)}: {max_pad!r}."
-            )
-    bounds = []
-    for axis, entry in enumerate(entries):
-        if entry is None:
-            bounds.append(None)
-            continue
-        if isinstance(entry, jax.core.Tracer):
-            raise TypeError(
-                f"{fn_name}: max_pad[{axis}] must be a static int (it sizes the "
-                f"halo each device receives); got a traced value of dtype {entry.dtype}."
-            )
-        if isinstance(entry, (bool, np.bool_)) or not isinstance(entry, (int, np.integer)):
-            raise TypeError(f"{fn_name}: max_pad[{axis}] must be an int or None; got {entry!r}.")
-        if entry < 0:
-            raise ValueError(
-                f"{fn_name}: max_pad[{axis}] bounds |pads_begin[{axis}]| and "
-                f"must be non-negative; got {int(entry)}."
-            )
-        bounds.append(int(entry))
-    for axis, pad in enumerate(_static_entries(pads_begin, ndim)):
-        if pad is not None and bounds[axis] is not None and abs(pad) > bounds[axis]:
-            raise ValueError(
-                f"{fn_name}: pads_begin[{axis}]={pad} exceeds max_pad[{axis}]="
-                f"{bounds[axis]}; |pads_begin| must not exceed max_pad."
-            )
-    return tuple(bounds)
-
-
-def _static_entries(pads_begin, ndim):
-    """The entries of ``pads_begin`` known at trace time (None for traced ones)."""
-    if isinstance(pads_begin, jax.core.Tracer):
-        return (None,) * ndim
-    if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
-        values = np.asarray(pads_begin).reshape(-1)
-        return tuple(int(v) for v in values) if values.shape == (ndim,) else (None,) * ndim
-    if isinstance(pads_begin, Sequence) and not isinstance(pads_begin, (str, bytes)):
-        return tuple(
-            int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None
-            for v in pads_begin
-        )
-    return (None,) * ndim

@@ -4,21 +4,16 @@
   shape rule must give the output's. An output axis keeps its input axis's mesh axes
   when its new size still splits evenly over them, and is replicated otherwise.
   Under ``AxisType.Auto`` avals carry no mesh axes and XLA's partitioner decides.
-- Lowering: ``is_partitioned`` tells the lowerings to pick their halo-exchanging
-  forms, and ``with_auto_axes`` runs them with Explicit axes switched to Auto and
-  with ``devices_known`` answering whether the program's devices are known (the
-  planned exchange of ``_sharded_pad`` needs them). ``in_auto_axes`` does the same for
-  a composition of pads traced in the public function.
+- Tracing: ``in_auto_axes`` runs a composition of pads traced in the public function
+  with Explicit axes switched to Auto, as ``_lowering._platform.with_auto_axes`` runs
+  a lowering.
 - ``shard_map``: ``match_varying`` casts operands that vary over different mesh axes.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 import jax
@@ -53,37 +48,12 @@ def same_axes_sharding(aval, out_shape: Sequence[int]):
     return moved_axes_sharding(aval, out_shape, range(len(out_shape)))
 
 
-def _explicit_axes(mesh) -> tuple[str, ...]:
+def explicit_axes(mesh) -> tuple[str, ...]:
     return tuple(
         name
         for name, kind in zip(mesh.axis_names, mesh.axis_types)
         if kind == jax.sharding.AxisType.Explicit
     )
-
-
-def _with_auto_axes(lowering, ctx):
-    """Runs ``lowering`` with the mesh's Explicit axes switched to Auto.
-
-    Under Explicit axes every intermediate must have a sharding JAX can type, and the
-    slices and gathers of a pad along a sharded axis have none (JAX's own lax.pad and
-    slices raise there). Inside ``auto_axes`` XLA partitions them as under Auto, and
-    the result gets the output sharding the shape rule promised.
-    """
-    sharding = getattr(ctx.avals_out[0], "sharding", None)
-    mesh = getattr(sharding, "mesh", None)
-    specs = [getattr(getattr(aval, "sharding", None), "spec", None) for aval in ctx.avals_in]
-    if mesh is None or not any(spec and any(e is not None for e in spec) for spec in specs):
-        return lowering
-    explicit = _explicit_axes(mesh)
-    if not explicit:
-        return lowering
-
-    def lowering_in_auto_axes(*args, **params):
-        return jax.sharding.auto_axes(
-            partial(lowering, **params), axes=explicit, out_sharding=sharding
-        )(*args)
-
-    return lowering_in_auto_axes
 
 
 def in_auto_axes(fn, x, out_shape: Sequence[int]):
@@ -97,57 +67,11 @@ def in_auto_axes(fn, x, out_shape: Sequence[int]):
     mesh = getattr(sharding, "mesh", None)
     if mesh is None or mesh.empty:
         return fn
-    explicit = _explicit_axes(mesh)
+    explicit = explicit_axes(mesh)
     if not explicit:
         return fn
     out_sharding = same_axes_sharding(jax.typeof(x), out_shape)
     return jax.sharding.auto_axes(fn, axes=explicit, out_sharding=out_sharding)
-
-
-# Whether the program being lowered knows its devices (custom_partitioning needs them).
-_DEVICES_KNOWN = contextvars.ContextVar("jaxpad_devices_known", default=False)
-
-
-def devices_known() -> bool:
-    """Inside a lowering registered by ``_lowering.register_lowering``: whether the
-    program's devices are known (``_sharded_pad.request_devices``)."""
-    return _DEVICES_KNOWN.get()
-
-
-@contextlib.contextmanager
-def _devices_flag(value: bool):
-    token = _DEVICES_KNOWN.set(value)
-    try:
-        yield
-    finally:
-        _DEVICES_KNOWN.reset(token)
-
-
-def with_auto_axes(lowering, ctx):
-    """Runs ``lowering`` with the mesh's Explicit axes switched to Auto (below), and
-    with ``devices_known()`` answering for this program."""
-    module_context = ctx.module_context
-    axis_context = getattr(module_context, "axis_context", None)
-    # jax.export serializes no custom_partitioning op: it gets the plain lowering.
-    for_export = getattr(getattr(module_context, "lowering_parameters", None), "for_export", False)
-    known = bool(getattr(axis_context, "device_assignment", None)) and not for_export
-    inner = _with_auto_axes(lowering, ctx)
-
-    def lowering_with_devices_flag(*args, **params):
-        with _devices_flag(known):
-            return inner(*args, **params)
-
-    return lowering_with_devices_flag
-
-
-def is_partitioned(ctx) -> bool:
-    """Whether XLA will partition the program being lowered over several devices.
-
-    Read defensively from the lowering context, so that a JAX release that renames
-    the field only costs the partition-friendly lowering, never correctness.
-    """
-    axis_context = getattr(ctx.module_context, "axis_context", None)
-    return getattr(axis_context, "num_devices", 1) > 1
 
 
 def match_sharding(value, aval):

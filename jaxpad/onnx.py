@@ -147,7 +147,7 @@ def _native_pad_mode(ctx, eqn) -> str | None:
     """The ONNX ``Pad`` mode that computes ``eqn`` (a ``jaxpad_pad``) in one node, or None."""
     params = eqn.params
     mode = params["mode"]
-    if not isinstance(mode, str) or mode not in _ONNX_PAD_MODES or any(params["interior"]):
+    if mode not in _ONNX_PAD_MODES or any(params["interior"]):
         return None
     if mode == "wrap" and getattr(ctx.builder, "opset", 0) < 19:
         return None  # Pad's wrap mode came with opset 19

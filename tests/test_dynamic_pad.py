@@ -46,6 +46,7 @@ def implied_end(x_shape, pads_begin, shape):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("x_shape,shape", CASES)
+@pytest.mark.subsample(0.4)
 def test_traced_pads_follow_the_index_rule(mode, x_shape, shape):
     rng = np.random.default_rng(0)
     x = rng.normal(size=x_shape).astype(np.float32)
@@ -145,6 +146,7 @@ def test_eval_shape_and_eager_shape_rule():
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("x_shape,shape", CASES)
+@pytest.mark.subsample(0.4)
 def test_vjp_is_the_transpose_of_numpy_pad(mode, x_shape, shape):
     rng = np.random.default_rng(2)
     x = rng.normal(size=x_shape).astype(np.float32)
@@ -406,6 +408,7 @@ def test_window_fold_plans(mode, x_shape, shape):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("x_shape,shape", WINDOW_CASES)
+@pytest.mark.subsample(0.4)
 def test_window_fold_is_the_transpose_of_numpy_pad(mode, x_shape, shape):
     # Per-example pads: a batch inside the fast windows, then one with a pad far
     # outside them (the wide branch), then pads of any size.
@@ -473,14 +476,14 @@ def test_fast_window_holds_exactly_the_pads_near_the_range(mode):
     assert plan.window == (-8, 8)
     pads = np.arange(-3 * n, 3 * n + 1)
     normalized = _lowering.normalized_pads(jnp.asarray(pads), mode, n, size)
-    inside = np.asarray(_lowering._in_window(normalized, plan.window, mode, n))
+    inside = np.asarray(_lowering._dynamic._in_window(normalized, plan.window, mode, n))
     if mode == "edge":
         expected = np.abs(pads) <= 8
     else:
         p = _index_maps.period(mode, n)
         expected = np.minimum(pads % p, -pads % p) <= 8
     np.testing.assert_array_equal(inside, expected)
-    assert np.asarray(_lowering._in_window(normalized, plan.full_window, mode, n)).all()
+    assert np.asarray(_lowering._dynamic._in_window(normalized, plan.full_window, mode, n)).all()
 
 
 def test_window_form_is_cpu_only_and_needs_no_period_piece():
@@ -516,6 +519,7 @@ def test_export_with_pads_as_a_runtime_input():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.subsample(0.3)
 def test_dtypes(dtype, mode):
     x = (np.arange(12).reshape(3, 4) % 3).astype(dtype)
     out = jax.jit(lambda p: jaxpad.dynamic_pad(x, p, (5, 3), mode))(jnp.array([1, 2]))
@@ -707,6 +711,7 @@ _SMALL_DTYPE_CASES = [
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("dtype, pad, n", _SMALL_DTYPE_CASES)
+@pytest.mark.subsample(0.3)
 def test_pads_of_small_integer_dtypes_eager_jit_vmap(dtype, pad, n, mode):
     x = jnp.arange(float(n))
     pads = jnp.array([pad], dtype)

@@ -19,6 +19,8 @@ from tests.oracles import numpy_pad
 
 CPU = Target("cpu")
 OTHER = Target(None)
+# A platform whose measurements chose the gather forward (none has yet).
+GATHER = Target(None, gather_forward=True)
 PARTITIONED = Target("cpu", partitioned=True)
 
 cpu_only = pytest.mark.skipif(
@@ -40,7 +42,7 @@ def _vjp_pair(shape, begin, end, mode, seed=0):
 
 
 def test_constant_mode_is_lax_pad_everywhere():
-    for target in (CPU, OTHER, PARTITIONED):
+    for target in (CPU, OTHER, GATHER, PARTITIONED):
         assert plan_pad((4, 5), (6, 9), (1, 2), "constant", target).form == "lax_pad"
 
 
@@ -190,7 +192,8 @@ def test_concatenate_equals_the_gather(mode, shape, begin, end):
     # pads spanning periods: the same values as numpy.pad.
     x = jnp.asarray(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
     out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
-    gather = plan_pad(shape, out_shape, begin, mode, OTHER)
+    gather = plan_pad(shape, out_shape, begin, mode, GATHER)
+    assert gather.form == "gather"
     concat = _lowering.PadPlan("concatenate", gather.pieces)
     expected = _lowering.build_pad(gather, x, out_shape, begin, mode)
     np.testing.assert_array_equal(expected, numpy_pad(np.asarray(x), begin, end, mode))
@@ -198,9 +201,22 @@ def test_concatenate_equals_the_gather(mode, shape, begin, end):
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
-def test_other_platforms_get_one_gather(mode):
-    plan = plan_pad((4, 70_000), (6, 70_004), (1, 2), mode, OTHER)
+def test_unmeasured_platforms_get_jnp_pads_concatenate(mode):
+    # Parity by construction: a platform no measurement has tuned runs jnp.pad's
+    # program, cropped to what it reads as on CPU.
+    for shape, out_shape, begin in [((4, 70_000), (6, 70_004), (1, 2)), ((9, 4), (8, 6), (-1, 1))]:
+        other = plan_pad(shape, out_shape, begin, mode, OTHER)
+        assert other.form == "concatenate"
+        assert other == plan_pad(shape, out_shape, begin, mode, CPU)
+
+
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_a_target_may_ask_for_one_gather(mode):
+    plan = plan_pad((4, 70_000), (6, 70_004), (1, 2), mode, GATHER)
     assert plan.form == "gather" and plan.in_graph == (1,)
+    # Symbolic, long and partitioned axes still concatenate.
+    partitioned = Target(None, partitioned=True, gather_forward=True)
+    assert plan_pad((4, 8), (6, 8), (1, 0), mode, partitioned).form == "concatenate"
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
@@ -236,7 +252,7 @@ def test_fold_of_leading_axes_is_one_fused_sum_or_one_concatenate(mode, channels
     shape, begin, end = (128, 9, 7, channels), [0, 3, 1, 0], [0, 2, 2, 0]
     out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
     plan = plan_fold(shape, out_shape, begin, end, mode, np.float32, CPU)
-    fused_sum = mode != "edge" and channels >= _lowering._MIN_FUSED_ROW
+    fused_sum = mode != "edge" and channels >= _lowering._plans._MIN_FUSED_ROW
     assert plan.form == ("one_sum" if fused_sum else "boxes")
     assert plan.groups == ((1, 2),)
     ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
@@ -244,13 +260,13 @@ def test_fold_of_leading_axes_is_one_fused_sum_or_one_concatenate(mode, channels
 
 
 @pytest.mark.parametrize("mode", NON_CONSTANT)
-@pytest.mark.parametrize("last", [40, _lowering._MIN_UPDATED_ROW])
+@pytest.mark.parametrize("last", [40, _lowering._plans._MIN_UPDATED_ROW])
 def test_fold_of_a_long_last_axis_updates_bands_in_place(mode, last):
     # Along a long last axis a concatenate chooses its operand per element (2-4x
     # slower than the copy); the fold is a slice plus in-place band updates instead.
     shape, begin, end = (5, last), [2, 3], [2, 2]
     plan = plan_fold(shape, (9, last + 5), begin, end, mode, np.float32, CPU)
-    assert plan.form == ("bands" if last >= _lowering._MIN_UPDATED_ROW else "boxes")
+    assert plan.form == ("bands" if last >= _lowering._plans._MIN_UPDATED_ROW else "boxes")
     # Every other platform: the concatenate of boxes.
     assert plan_fold(shape, (9, last + 5), begin, end, mode, np.float32, OTHER).form == "boxes"
     ours, theirs, ct = _vjp_pair(shape, begin, end, mode)
@@ -386,7 +402,8 @@ def test_fold_with_many_boxes_folds_a_group_of_axes_at_a_time():
     assert plan.form == "boxes"
     assert sorted(a for group in plan.groups for a in group) == [0, 1, 2, 3]
     assert all(
-        _lowering._box_count(plan.pieces_of(group), shape) <= _lowering._MAX_FOLD_BOXES
+        _lowering._plans._box_count(plan.pieces_of(group), shape)
+        <= _lowering._plans._MAX_FOLD_BOXES
         for group in plan.groups
     )
     assert len(plan.groups) > 1

@@ -1,0 +1,656 @@
+"""The planners: which form each pad and fold lowers to, decided from static shapes,
+pads and the ``Target`` before any op is built.
+
+Also the tuning constants (each names the table in docs/performance.md that set it)
+and the index-width rules: XLA's index operands (band updates' starts, gather indices)
+are int32 in these forms, so an axis too long for them takes forms whose positions
+are static, or int64 indices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxpad._checks import is_static
+from jaxpad._index_maps import (
+    MODES,
+    Piece,
+    SymbolicPadError,
+    base_mode,
+    effective_mode,
+    fold_pieces,
+    period,
+    side_coefficients,
+)
+
+# Tuning constants. Each names the table in docs/performance.md that set it.
+
+# Index tables up to this many entries per axis are baked into the program as
+# constants; longer axes compute theirs in-graph so the executable stays small
+# (docs/performance.md, "How it lowers", tuning constants: executable size). Only
+# the gather forward has tables, which the planner takes only where a target asks
+# for it (``Target.gather_forward``).
+_MAX_STATIC_TABLE = 1 << 16
+
+# A one-axis fold with bands at most this share of the cotangent is the fused sum
+# (docs/performance.md, "Forms the planner picks": bands of 12-21% measured
+# 1.35-1.8x jnp.pad, 7-8.5% 1.0x).
+_MAX_BAND_SHARE_ONE_AXIS = 1 / 16
+
+# Edge runs up to this wide, and pads up to this many periods long, are summed by
+# unrolled adds that fuse into the consumer; longer ones by one reduction, so the
+# op count stays flat in the pad width (docs/performance.md, "Compile time").
+_MAX_UNROLLED_SUM = 8
+
+# The fused-sum fold: at most this many piece combinations, over unpadded trailing
+# rows of at least _MIN_FUSED_ROW elements (docs/performance.md, "Forms the planner
+# picks", fold of leading axes: with 3 channels it measured 2x slower).
+_MAX_FUSED_COMBINATIONS = 16
+_MIN_FUSED_ROW = 32
+
+# Past these counts the fold takes a group of axes at a time, keeping the program
+# small for inputs padded on every axis (docs/performance.md, "Compile time").
+_MAX_FOLD_BOXES = 64
+_MAX_FOLD_COMBINATIONS = 32
+
+# A fold of boxes on several axes of an input smaller than this goes one axis at a
+# time: folded together, the gradient of a 9-point stencil on a 32x32-96x96 field
+# measured 1.2-2.1x jnp.pad's, axis by axis 0.9-1.1x; alone both are 0.2-0.7x
+# (docs/performance.md, "Forms the planner picks", small folds).
+_MIN_BOXES_TOGETHER = 1 << 14
+
+# A fold that includes the last axis uses band updates from this axis length on:
+# below it the concatenate of boxes was faster, above it 2-3x slower
+# (docs/performance.md, "Forms the planner picks", long last axis).
+_MIN_UPDATED_ROW = 128
+
+# One padded axis (no reduction) that is not the last, where it and the axes after it
+# hold fewer elements than this per leading index, is the fused sum: boxes along it
+# are runs of a few elements. (16, 1000, 8, 16) reflect 2/2 on axis 2 measured
+# boxes 1.68x jnp.pad's VJP and the fused sum 0.49x; slabs of 16-128 elements 0.1-0.5x
+# against 0.2-1.7x, 256 even (docs/performance.md, "Forms the planner picks", one
+# short slab).
+_MAX_SUMMED_SLAB = 256
+
+# A 1-D fold whose bands are at least this share of the cotangent is the concatenate
+# of boxes: band updates run on one thread, the concatenate on all; pads of half the
+# signal measured bands 0.54-1.19x jnp.pad's VJP and boxes 0.39-0.80x (sweep #6, #7,
+# #27; on synthetic signals 0.75-1.07 against 0.67-1.03); at 30% the two were even,
+# below 20% the bands won (docs/performance.md, "Forms the planner picks", 1-D folds
+# with wide bands).
+_MIN_BOXED_BAND_SHARE_1D = 2 / 5
+
+# Dynamic fold: a periodic axis whose output spans at most this many periods reads
+# each source's few output positions directly; longer outputs are first summed
+# period by period (docs/performance.md, "dynamic_pad").
+_MAX_CANDIDATE_PERIODS = 2
+
+# Dynamic fold on CPU, "window" form: the fast branch covers traced pads up to this
+# share of the axis (at least 1) beyond the range where the output and the axis
+# overlap without a boundary; wider pads take the same form over every pad under a
+# conditional. The bands it reads grow with the reach (docs/performance.md,
+# "dynamic_pad": reach n/8 against n/4 and the full range).
+_WINDOW_REACH_SHARE = 1 / 8
+
+# Dynamic fold: axes with at most this many (source, output position) pairs are
+# folded densely by masks (docs/performance.md, "dynamic_pad": without it 8x).
+_MAX_DENSE_FOLD = 64
+
+_HALF_FLOATS = (np.dtype(jnp.float16), np.dtype(jnp.bfloat16))
+
+# Index arithmetic. XLA's index operands (band updates' starts, gather indices) are
+# int32 in these forms; an axis past that takes forms whose positions are static
+# (slices, pads, concatenates) or int64 indices. The forms' traced index values stay
+# within ``size + 4 n`` on an axis of ``n`` elements padded to ``size`` (offsets of
+# pads reduced to ``[-n, size]`` or one period of at most ``2 n``, plus up to two
+# periods of whole-period sums; docs/semantics.md, "How long an axis may be").
+_MAX_INT32 = int(np.iinfo(np.int32).max)
+
+
+def int32_indexes(n, size) -> bool:
+    """Whether int32 index arithmetic addresses an axis of ``n`` elements padded to
+    ``size`` (symbolic sizes: assumed, as JAX's own shapes are int32 there)."""
+    if not (is_static(n) and is_static(size)):
+        return True
+    return size + 4 * n <= _MAX_INT32
+
+
+def indexable(*shapes) -> bool:
+    """Whether every axis of ``shapes`` is short enough for an int32 start index
+    (``dynamic_update_slice`` clamps its starts against the axis length in the
+    index's type): the band updates are taken only then."""
+    return all(not is_static(size) or size <= _MAX_INT32 for shape in shapes for size in shape)
+
+
+def index_dtype(n, size) -> np.dtype:
+    """The integer type of traced index arithmetic on one axis: int32 where it holds
+    ``int32_indexes``, else int64 (the front ends refuse such an axis with traced
+    pads when 64-bit types are off)."""
+    return np.dtype(np.int32) if int32_indexes(n, size) else np.dtype(np.int64)
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What the planner may know of the program being lowered.
+
+    ``platform``: ``"cpu"``, or None for any other platform. ``partitioned``: XLA
+    partitions the program over several devices. ``devices_known``: those devices are
+    known at lowering time (the planned exchange of ``_sharded_pad`` needs them; an
+    exported program's are not). ``gather_forward``: the forward may be one gather
+    through index tables instead of ``jnp.pad``'s concatenate, on a platform whose
+    measurements chose it (``_platform._GATHER_FORWARD_PLATFORMS``). Set from the
+    lowering context by ``_platform.target_of`` alone.
+    """
+
+    platform: str | None = "cpu"
+    partitioned: bool = False
+    devices_known: bool = False
+    gather_forward: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class PadPlan:
+    """How a static pad lowers.
+
+    ``form``:
+      - ``"lax_pad"``: constant mode, ``lax.pad``.
+      - ``"zeros"``: an empty output.
+      - ``"gather"``: one gather through per-axis index tables, where the target
+        asks for it (``Target.gather_forward``); ``in_graph`` names the axes
+        whose table is computed in the program (longer than ``_MAX_STATIC_TABLE``).
+      - ``"concatenate"``: axis by axis, a concatenate of the slices each output
+        range reads (pads spanning periods tile one period): ``jnp.pad``'s own graph.
+    ``partitioned``: edge bands of the concatenate are padded into place and
+    summed, which the SPMD partitioner moves as halos.
+    ``crop``: the concatenate first slices its operand to these ``(start, stop)``
+    ranges, the only part its pieces (given relative to them) read.
+    """
+
+    form: str
+    pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
+    in_graph: tuple[int, ...] = ()
+    partitioned: bool = False
+    crop: tuple[tuple[int, int], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class FoldPlan:
+    """How a static fold (the pad's transpose) lowers.
+
+    ``form``:
+      - ``"crop"``: constant mode: undo the exterior pads, skip interior values.
+      - ``"zeros"``: nothing reaches the result.
+      - ``"one_sum"``: every piece combination of a group padded into place and
+        summed: one fused loop.
+      - ``"boxes"``: one concatenate of boxes per group (``fold_as_concatenate``).
+      - ``"bands"``: a slice plus in-place band updates per group (``fold_axes``).
+    ``groups`` lists the axes folded together, in order; ``accumulate`` is the dtype
+    the sums run in (float32 for float16 and bfloat16, as XLA's reductions do).
+    """
+
+    form: str
+    pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
+    groups: tuple[tuple[int, ...], ...] = ()
+    accumulate: np.dtype | None = None
+
+    def pieces_of(self, axes):
+        table = dict(self.pieces)
+        return {axis: list(table[axis]) for axis in axes}
+
+
+@dataclasses.dataclass(frozen=True)
+class AxisFold:
+    """The dynamic fold of one axis with traced pads: ``form`` is ``"dense"`` (masks
+    over every pair), ``"sum"`` (an axis of one element), ``"constant"``, ``"edge"``,
+    ``"candidates"`` (a few reads per source), ``"periods"`` (summed period by
+    period, then folded as the static period piece) or ``"window"`` (the static
+    fold's pieces for a pad of ``window = (lo, hi)``, each read as a window of the
+    cotangent at the traced offset: exact for pads equivalent to one in
+    ``[lo, hi]``; others take ``full_window``, which holds every pad, under a
+    conditional) or ``"translate"`` (constant mode's window: all such axes in one
+    gather). ``guarded``: skipped at run time when every pad is 0; ``barrier``:
+    materialised before the next axis."""
+
+    d: int
+    axis: int
+    form: str
+    guarded: bool = False
+    barrier: bool = False
+    window: tuple[int, int] | None = None
+    full_window: tuple[int, int] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DynamicFoldPlan:
+    static: FoldPlan | None
+    axes: tuple[AxisFold, ...]
+    accumulate: np.dtype | None = None
+
+
+def _accumulate_dtype(dtype):
+    return np.dtype(jnp.float32) if np.dtype(dtype) in _HALF_FLOATS else None
+
+
+def axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes):
+    """``fold_pieces`` of each axis, with a symbolic axis's failure explained."""
+    pieces = {}
+    for axis in axes:
+        try:
+            pieces[axis] = tuple(fold_pieces(mode, shape[axis], pads_begin[axis], out_shape[axis]))
+        except SymbolicPadError as error:
+            raise ValueError(
+                f"{fn_name}: axis {axis} has the symbolic size {shape[axis]}, and {error}; "
+                f"add the constraint '{error.constraint}' to jax.export.symbolic_shape, "
+                "or give that axis a concrete size."
+            ) from None
+        except jax.errors.InconclusiveDimensionOperation as error:
+            raise ValueError(
+                f"{fn_name}: axis {axis} of size {shape[axis]} is symbolic and its pad "
+                f"({pads_begin[axis]} before, output size {out_shape[axis]}) cannot be "
+                f"planned ({str(error).splitlines()[0]}). Add a constraint on "
+                f"{shape[axis]} (such as "
+                f"'{shape[axis]} >= {abs(pads_begin[axis]) + 1}') to "
+                "jax.export.symbolic_shape, or give that axis a concrete size."
+            ) from None
+    return pieces
+
+
+def _padded_axes(shape, out_shape, pads_begin):
+    return [a for a in range(len(shape)) if pads_begin[a] or out_shape[a] != shape[a]]
+
+
+def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
+    """The form of a static pad of an array of ``shape`` into ``out_shape``."""
+    if mode == "constant":
+        return PadPlan("lax_pad")
+    if any(size == 0 for size in out_shape):
+        return PadPlan("zeros")
+    axes = _padded_axes(shape, out_shape, pads_begin)
+    pieces = axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes)
+    symbolic = not all(is_static(shape[a]) and is_static(out_shape[a]) for a in axes)
+    as_tuple = tuple(pieces.items())
+    # The gather's index tables are int32: an axis too long for them takes the
+    # concatenate, whose positions are static.
+    long_axis = not all(int32_indexes(shape[a], out_shape[a]) for a in axes)
+    if symbolic or target.partitioned:
+        return PadPlan("concatenate", as_tuple, partitioned=target.partitioned)
+    if not target.gather_forward or long_axis:
+        # jnp.pad's own graph, a concatenate per axis of slices, mirrors and tiled
+        # periods, on every platform until a measurement there says otherwise
+        # (``gather_forward``): it is what XLA's backends are tuned for and what every
+        # JAX user runs. On XLA:CPU it is the measured choice: written out first
+        # (lax.pad or a zero buffer, then the bands in place), a stencil read it
+        # 0.35-0.8x jnp.pad, but an elementwise consumer 1.6-3.7x and a reduction
+        # 1.2-1.4x: the planner cannot see the consumer, and the concatenate is
+        # within noise of jnp.pad in every one (docs/performance.md, "Pads inside
+        # larger programs"). The gather lost there: fused into a stencil it recomputed
+        # its indices per read (11-40x lax.pad), and several gathers with equal index
+        # tables in one program share the table, which XLA then materialises and
+        # reads through a transposing copy (docs/performance.md, "Several pads in one
+        # program"); that sharing is XLA's CSE, which runs on every platform.
+        crop, as_tuple = _cropped_to_sources(shape, as_tuple)
+        return PadPlan("concatenate", as_tuple, crop=crop)
+    in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
+    return PadPlan("gather", as_tuple, in_graph=in_graph)
+
+
+def _source_range(piece):
+    if piece.kind == "period":
+        ranges = [_source_range(p) for p in piece.inner]
+        return min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
+    return piece.src_start, piece.src_stop
+
+
+def _shifted(piece, offset):
+    return dataclasses.replace(
+        piece,
+        src_start=piece.src_start - offset,
+        src_stop=piece.src_stop - offset,
+        inner=tuple(_shifted(p, offset) for p in piece.inner),
+    )
+
+
+def _cropped_to_sources(shape, pieces):
+    """The range of each axis the pieces read, and the pieces shifted to it.
+
+    Axis by axis, each concatenate spans the later axes whole: a crop of a later
+    axis (a negative pad) would otherwise be paid by every earlier axis's pass
+    (sweep #37, 14834 of 75922 columns cropped after a pad of rows: 1.3-2.0x
+    ``jnp.pad`` of the cropped array; docs/performance.md, "Random configurations:
+    the sweep"). So the concatenate slices its operand once to what it reads, as a
+    user cropping first would. ``()`` where nothing is cropped.
+    """
+    crop, shifted = [(0, n) for n in shape], []
+    for axis, axis_pieces in pieces:
+        ranges = [_source_range(p) for p in axis_pieces]
+        lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+        crop[axis] = (lo, hi)
+        shifted.append((axis, tuple(_shifted(p, lo) for p in axis_pieces)))
+    if crop == [(0, n) for n in shape]:
+        return (), pieces
+    return tuple(crop), tuple(shifted)
+
+
+def plan_fold(
+    operand_shape, t_shape, pads_begin, pads_end, mode, dtype, target=Target(), fn_name="jaxpad.pad"
+):
+    """The form of the transpose of a static pad: cotangent ``t_shape`` onto ``operand_shape``."""
+    if mode == "constant":
+        return FoldPlan("crop")
+    if any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape):
+        return FoldPlan("zeros")
+    axes = [a for a in range(len(t_shape)) if pads_begin[a] or pads_end[a]]
+    pieces = axis_pieces(fn_name, mode, operand_shape, t_shape, pads_begin, axes)
+    return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
+
+
+def _plan_static_fold(pieces, operand_shape, accumulate, target):
+    as_tuple = tuple(pieces.items())
+    if not pieces:
+        return FoldPlan("one_sum", (), (), accumulate)
+    symbolic = not all(is_static(operand_shape[a]) for a in pieces)
+    if symbolic or target.partitioned:
+        # One axis at a time, each piece padded into place: slices and pads along a
+        # sharded axis partition into collective-permutes, where dynamic_update_slice
+        # would gather; with symbolic sizes they need no static box arithmetic.
+        groups = tuple((axis,) for axis in pieces)
+        return FoldPlan("one_sum", as_tuple, groups, accumulate)
+    if target.platform == "cpu" and _fuses_as_one_sum(pieces, operand_shape):
+        return FoldPlan("one_sum", as_tuple, (tuple(pieces),), accumulate)
+    form, limit, size = "boxes", _MAX_FOLD_BOXES, _box_count
+    last = len(operand_shape) - 1
+    wide_1d = last == 0 and _band_share(pieces[0]) >= _MIN_BOXED_BAND_SHARE_1D
+    if (
+        target.platform == "cpu"
+        and last in pieces
+        and operand_shape[-1] >= _MIN_UPDATED_ROW
+        and not wide_1d
+        and indexable(operand_shape)
+    ):
+        form, limit, size = "bands", _MAX_FOLD_COMBINATIONS, _combination_count
+    small = (
+        form == "boxes"
+        and all(map(is_static, operand_shape))
+        and math.prod(operand_shape) < _MIN_BOXES_TOGETHER
+    )
+    if target.platform == "cpu" and len(pieces) > 1 and small:
+        return FoldPlan(
+            form, as_tuple, tuple((a,) for a in sorted(pieces, reverse=True)), accumulate
+        )
+    if target.platform == "cpu" and len(pieces) > 1 and any(map(_reduces, pieces.values())):
+        # Long edge runs or many periods (reductions) on one of several axes: one
+        # axis at a time, the last first, as jnp.pad's transpose. Folded together,
+        # (23, 4, 6955) edge by half of the last axis measured 2.2x jnp.pad's VJP,
+        # axis by axis 0.8x (docs/performance.md, "Forms the planner picks").
+        groups = tuple((axis,) for axis in sorted(pieces, reverse=True))
+        return FoldPlan(form, as_tuple, groups, accumulate)
+    groups, group = [], {}
+    for axis, axis_pieces_ in sorted(pieces.items(), key=lambda item: -len(item[1])):
+        if group and size({**group, axis: axis_pieces_}, operand_shape) > limit:
+            groups.append(tuple(group))
+            group = {}
+        group[axis] = axis_pieces_
+    groups.append(tuple(group))
+    return FoldPlan(form, as_tuple, tuple(groups), accumulate)
+
+
+def _reduces(axis_pieces) -> bool:
+    """Whether folding one of these pieces takes a reduction (``extract``): an edge
+    run (or the odd modes' weighted edge terms) or a pad of periods longer than
+    ``_MAX_UNROLLED_SUM``."""
+    for piece in axis_pieces:
+        if piece.kind in ("sum", "weighted") and piece.stop - piece.start > _MAX_UNROLLED_SUM:
+            return True
+        if piece.kind == "period":
+            reps = -(-(piece.phase + piece.stop - piece.start) // piece.period)
+            if reps > _MAX_UNROLLED_SUM:
+                return True
+    return False
+
+
+def _band_share(axis_pieces) -> float:
+    """The share of one axis's cotangent that folds onto the input from its bands."""
+    total = sum(p.stop - p.start for p in axis_pieces)
+    return (total - sum(p.stop - p.start for p in axis_pieces if p.direct)) / total
+
+
+def _fuses_as_one_sum(pieces, shape) -> bool:
+    """Whether the fused sum is the fold to take.
+
+    One padded axis with no reduction, either thin (bands at most
+    ``_MAX_BAND_SHARE_ONE_AXIS`` of the cotangent), the short last axis, or a short
+    slab (the axis and those after it, ``_MAX_SUMMED_SLAB``): the
+    fused sum is then jnp.pad's own transpose (each piece padded into place,
+    summed), which fuses with what produces the cotangent and what consumes the
+    result; in-place bands measured 1.5-1.75x jnp.pad in the heat-equation scan,
+    and boxes along a short last axis 1.45-1.9x (docs/performance.md, "Forms the
+    planner picks"). Otherwise: only copies and mirrors (edge sums and period folds
+    are reductions), few combinations, and unpadded trailing axes of at least
+    _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long and run
+    without branches."""
+    if len(shape) == 1 and is_static(shape[0]) and shape[0] >= _MIN_UPDATED_ROW:
+        # A long 1-D signal: no unpadded row for the fused loop to run along, and it
+        # measured 1.2-6x the slice plus band updates alone and up to 4x inside
+        # programs (docs/performance.md, "Forms the planner picks", 1-D folds).
+        return False
+    if len(pieces) == 1:
+        ((axis, axis_pieces),) = pieces.items()
+        if _reduces(axis_pieces):
+            return False
+        short_last = axis == len(shape) - 1 and shape[axis] < _MIN_UPDATED_ROW
+        if short_last or _band_share(axis_pieces) <= _MAX_BAND_SHARE_ONE_AXIS:
+            return True
+        slab = math.prod(shape[axis:])
+        if axis < len(shape) - 1 and is_static(slab) and slab < _MAX_SUMMED_SLAB:
+            return True
+    row = 1
+    for axis in reversed(range(len(shape))):
+        if axis in pieces:
+            break
+        row *= shape[axis]
+    if not is_static(row):  # a symbolic (exported) trailing axis: not known to be long
+        return False
+    return (
+        row >= _MIN_FUSED_ROW
+        and all(p.kind in ("copy", "reverse") for axis in pieces.values() for p in axis)
+        and math.prod(len(axis) for axis in pieces.values()) <= _MAX_FUSED_COMBINATIONS
+    )
+
+
+def _segments(axis_pieces, n):
+    """Cuts ``[0, n)`` where any piece's source range starts or stops: within a
+    segment, the same pieces reach every element."""
+    cuts = {0, n}
+    for piece in axis_pieces:
+        cuts.update((piece.src_start, piece.src_stop))
+    cuts = sorted(cuts)
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
+def _box_count(pieces, operand_shape):
+    return math.prod(len(_segments(p, operand_shape[axis])) for axis, p in pieces.items())
+
+
+def _combination_count(pieces, operand_shape):
+    del operand_shape
+    return math.prod(len(p) for p in pieces.values())
+
+
+def folds_densely(n: int, size: int) -> bool:
+    """Whether a traced-pad axis of ``n`` sources and ``size`` positions is folded by
+    masks over every (source, position) pair."""
+    return n * size <= _MAX_DENSE_FOLD
+
+
+def plan_dynamic_fold(operand_shape, t_shape, static_pads, num_batch, mode, dtype, target=Target()):
+    """The form of the transpose of ``dynamic_pad``: static axes as the static fold,
+    then each traced axis by gathers, short (dense) axes first."""
+    active = active_axes(operand_shape, t_shape, static_pads, num_batch)
+    static_axes = [(d, axis) for d, axis in active if static_pads[d] is not None]
+    accumulate = None if mode == "constant" else _accumulate_dtype(dtype)
+    static = None
+    if static_axes and mode != "constant":
+        pieces = {
+            axis: tuple(fold_pieces(mode, operand_shape[axis], static_pads[d], t_shape[axis]))
+            for d, axis in static_axes
+        }
+        static = _plan_static_fold(pieces, operand_shape, None, target)
+    dynamic = [(d, axis) for d, axis in active if static_pads[d] is None]
+    # Short axes first: their dense fold reads a few neighbours per element, and
+    # fused after a gather it would redo the gather for each of them.
+    dynamic.sort(key=lambda item: not folds_densely(operand_shape[item[1]], t_shape[item[1]]))
+    plans = []
+    for position, (d, axis) in enumerate(dynamic):
+        n, size = operand_shape[axis], t_shape[axis]
+        axis_mode = effective_mode(mode, n)
+        if axis_mode != "constant" and n == 1:
+            form = "sum"
+        elif folds_densely(n, size):
+            form = "dense"
+        elif (windows := _windows(axis_mode, n, size, target)) is not None:
+            form = "translate" if axis_mode == "constant" else "window"
+        elif axis_mode in ("constant", "edge"):
+            form = axis_mode
+        elif -(-size // period(axis_mode, n)) <= _MAX_CANDIDATE_PERIODS:
+            form = "candidates"
+        else:
+            form = "periods"
+        # A traced pad that is 0 for every example (a channel axis, say) leaves a
+        # short axis as it is: skip its fold at run time. On longer axes a
+        # conditional costs more than it saves.
+        guarded = n == size and folds_densely(n, size)
+        # Fused into the next axis's gathers, this axis's gathers would be redone
+        # for each of that axis's reads; materialising is cheaper
+        # (docs/performance.md, "dynamic_pad").
+        barrier = not guarded and position + 1 < len(dynamic)
+        window, full = windows if form == "window" else (None, None)
+        plans.append(AxisFold(d, axis, form, guarded, barrier, window, full))
+    return DynamicFoldPlan(static, tuple(plans), accumulate)
+
+
+def _windows(mode, n, size, target):
+    """``(window, full_window)`` of the "window" form of one axis, or None where the
+    planner keeps the gathers: off CPU, on symbolic sizes, in wrap mode (one read
+    per source already: the gathers measured faster), and where a window's static
+    fold has a period piece (outputs spanning periods). Constant mode has one piece
+    (``"translate"``), whose window holds every pad."""
+    if target.platform != "cpu" or target.partitioned or mode == "wrap":
+        return None
+    if not (is_static(n) and is_static(size)) or n == 0:
+        return None
+    if not int32_indexes(n, size):
+        # Its static pieces span a share of the axis: on an axis this long they would
+        # be planned element by element; the gathers need no such table.
+        return None
+    if mode == "constant":
+        return (-n, size), (-n, size)
+    # Pads in [min(0, size - n), max(0, size - n)] place the output inside the axis
+    # or the axis inside the output; the reach extends that range on both sides.
+    reach = max(1, math.ceil(n * _WINDOW_REACH_SHARE))
+    window = (min(0, size - n) - reach, max(0, size - n) + reach)
+    if mode == "edge":
+        # Normalized edge pads lie in [-n, size].
+        full = (min(window[0], -n), max(window[1], size))
+    else:
+        p = period(mode, n)
+        width = window[1] - window[0] + 1
+        if width >= p:
+            window = full = (window[0], window[0] + p - 1)
+        else:
+            lo = window[0] - (p - width) // 2
+            full = (lo, lo + p - 1)
+    for lo, hi in {window, full}:
+        if any(piece.kind == "period" for piece in fold_pieces(mode, n, hi, size + hi - lo)):
+            return None
+    return window, full
+
+
+def active_axes(x_shape, shape, static_pads, num_batch):
+    """The non-batch axes that pad, leaving out those with a static 0 and no resize."""
+    return [
+        (d, num_batch + d)
+        for d, pad in enumerate(static_pads)
+        if not (pad == 0 and shape[num_batch + d] == x_shape[num_batch + d])
+    ]
+
+
+def is_sided(mode) -> bool:
+    """Whether a pad's ``mode`` parameter is per side (one pair per axis) rather than
+    one of ``MODES`` for every side (``_sides.PadMode``)."""
+    return mode not in MODES
+
+
+def _base_pair(modes):
+    return (base_mode(modes[0]), base_mode(modes[1]))
+
+
+def _sided_axes(shape, out_shape, pads_begin, mode, fn_name):
+    """The padded axes, each with its static size; symbolic ones are refused."""
+    axes = _padded_axes(shape, out_shape, pads_begin)
+    for axis in axes:
+        if not (is_static(shape[axis]) and is_static(out_shape[axis])):
+            raise ValueError(
+                f"{fn_name}: axis {axis} has the symbolic size {shape[axis]} and per-side "
+                f"mode {mode[axis]}; per-side and odd modes need a concrete size on every "
+                "padded axis. Give that axis a concrete size, or one mode for every side."
+            )
+    return axes
+
+
+def side_regions(n, size, lo):
+    """The output ranges ``(start, stop)`` of an axis of ``n`` elements padded to
+    ``size`` by ``lo`` before: begin side, copy of ``x``, end side (possibly empty).
+    Coefficients are computed on the sides only, never over the whole axis."""
+    first = min(max(lo, 0), size)
+    stop = min(max(lo + n, first), size)
+    return (0, first), (first, stop), (stop, size)
+
+
+def plan_sided_pad(shape, out_shape, target=Target()) -> str:
+    """``"bands"`` (in place) or ``"blocks"`` (concatenates), for a per-side pad."""
+    if target.partitioned or not indexable(shape, out_shape):
+        return "blocks"
+    return "bands"
+
+
+def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Target()):
+    """The fold of a per-side pad as the static fold's plan: the base modes' pieces,
+    each scaled by the net sign of the positions it reads, plus ``"weighted"`` pieces
+    for the edge terms."""
+    pieces = {}
+    for axis in _sided_axes(operand_shape, t_shape, pads_begin, mode, "jaxpad.pad"):
+        n, size, lo = operand_shape[axis], t_shape[axis], pads_begin[axis]
+        axis_pieces = [
+            _scaled_piece(piece, mode[axis], n, lo)
+            for piece in fold_pieces(_base_pair(mode[axis]), n, lo, size)
+        ]
+        begin, _, end = side_regions(n, size, lo)
+        for start, stop in (begin, end):
+            if stop <= start:
+                continue
+            coefficients = side_coefficients(mode[axis], n, np.arange(start, stop) - lo)
+            for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+                if coefficient.any():
+                    weights = tuple(int(w) for w in coefficient)
+                    axis_pieces.append(
+                        Piece(index, index + 1, start, stop, "weighted", weights=weights)
+                    )
+        pieces[axis] = tuple(axis_pieces)
+    empty = any(size == 0 for size in operand_shape) or any(size == 0 for size in t_shape)
+    if empty or not all(pieces.values()):  # an axis whose output reads no element of x
+        return FoldPlan("zeros")
+    return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
+
+
+def _scaled_piece(piece, modes, n, lo):
+    if lo <= piece.start and piece.stop <= lo + n:  # the copy: sign 1
+        return piece
+    scale = side_coefficients(modes, n, np.arange(piece.start, piece.stop) - lo).sign
+    if np.all(scale == 1):
+        return piece
+    return dataclasses.replace(piece, scale=tuple(int(s) for s in scale))
