@@ -3,26 +3,36 @@
 The machines are shared and noisy; interleaving spreads the noise over all candidates
 alike, so the ratios between them are what to read.
 
-The other source of noise is the allocator. XLA:CPU mallocs every output buffer and
-temporary per call, on the calling thread for computations under 1000 flops and on a
-worker thread for the rest. With glibc's defaults a buffer is sometimes a fresh mmap
-(the threshold moves with the allocation history, up to 32 MiB) or comes from a
-worker's arena that was trimmed, and writing it then page-faults: 4096 faults for
-16 MB, 3-5 ms on the 2-core VM, more than the copy itself. Which program gets hit
-changes from process to process, and a slice (no flops, run inline) never is.
+The figures are taken with the C library's default allocator: it is what users run,
+and what it costs is part of what they see (the padded convolutions' VALID conv
+returns a large temporary to the system per call: 2.7x, which pinning hid).
+``--pinned`` (``parse_args_allocator``) re-executes a script with malloc pinned,
+and ``--pinned-beside`` (``benchmarks.run``, ``benchmarks.platform``) runs it a
+second time pinned and puts those figures beside the headline as ``<key>_pinned``.
+
+Why pinning steadies the numbers: XLA:CPU mallocs every output buffer and temporary
+per call, on the calling thread for computations under 1000 flops and on a worker
+thread for the rest. With glibc's defaults a buffer is sometimes a fresh mmap (the
+threshold moves with the allocation history, up to 32 MiB) or comes from a worker's
+arena that was trimmed, and writing it then page-faults: 4096 faults for 16 MB,
+3-5 ms on the 2-core VM, more than the copy itself. Which program gets hit changes
+from process to process, and a slice (no flops, run inline) never is.
 ``pin_allocator`` takes every allocation from one heap that is never given back, so
-no candidate faults and the timings measure the kernels; the page faults per call
-are counted either way.
+no candidate faults and the timings measure the kernels alone; the page faults per
+call are counted either way.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import jax
 import numpy as np
@@ -59,18 +69,82 @@ def pin_allocator(argv: list[str]) -> None:
     os.execve(sys.executable, [sys.executable, *command], {**os.environ, **PINNED_MALLOC})
 
 
-def parse_args_pinned(parser: argparse.ArgumentParser) -> argparse.Namespace:
-    """``parser``'s arguments, with ``--system-malloc`` added; unless it is given, the
-    process first re-executes itself with malloc pinned (``pin_allocator``)."""
+def parse_args_allocator(
+    parser: argparse.ArgumentParser, pinned_beside: bool = False
+) -> argparse.Namespace:
+    """``parser``'s arguments, with ``--pinned`` added (and with ``pinned_beside``,
+    ``--pinned-beside``). The default allocator is kept unless ``--pinned`` is given;
+    then the process first re-executes itself with malloc pinned (``pin_allocator``).
+    """
     parser.add_argument(
-        "--system-malloc",
+        "--pinned",
         action="store_true",
-        help="keep glibc's default malloc settings (see benchmarks/_timing.py)",
+        help="re-execute with glibc's malloc pinned (benchmarks/_timing.py says why); "
+        "the default allocator is the headline",
     )
+    if pinned_beside:
+        parser.add_argument(
+            "--pinned-beside",
+            action="store_true",
+            help="run a second time with malloc pinned and add its figures beside the "
+            "headline ones as <key>_pinned",
+        )
     args = parser.parse_args()
-    if not args.system_malloc:
+    if args.pinned:
         pin_allocator(sys.argv)
     return args
+
+
+# The old name: scripts that still import it get the default allocator too.
+parse_args_pinned = parse_args_allocator
+
+
+def rerun_pinned(argv: list[str], out: str) -> dict:
+    """Runs this script's command again in a child process with malloc pinned,
+    writing its JSON to ``out``, and returns that JSON (glibc reads its settings
+    once, at start-up, so the pinned run needs a process of its own). ``argv``
+    should not hold ``--out`` or ``--pinned-beside``."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    command = ["-m", spec.name] if spec is not None else [argv[0]]
+    print(f"# running it again with malloc pinned: {' '.join(command + argv[1:])}", flush=True)
+    # Its tables are not printed: the figures come back beside the headline ones.
+    subprocess.run(
+        [sys.executable, *command, *argv[1:], "--out", out],
+        env={**os.environ, **PINNED_MALLOC},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return json.loads(Path(out).read_text())
+
+
+def without_options(argv: list[str], *names: str, valued: tuple[str, ...] = ()) -> list[str]:
+    """``argv`` less the flags ``names`` and the options ``valued`` with their values."""
+    kept, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in names or arg.split("=")[0] in valued:
+            skip = arg in valued
+        else:
+            kept.append(arg)
+    return kept
+
+
+def beside(rows: list[dict], pinned: list[dict], keys=None) -> list[dict]:
+    """``rows`` with each float of the matching row of ``pinned`` added as
+    ``<key>_pinned`` (rows match by position: the same command gives the same cases
+    in the same order); ``keys`` limits which."""
+    if len(rows) != len(pinned):
+        raise ValueError(f"beside: {len(rows)} rows against {len(pinned)} pinned rows")
+    merged = []
+    for row, other in zip(rows, pinned):
+        extra = {
+            f"{key}_pinned": value
+            for key, value in other.items()
+            if isinstance(value, float) and (keys is None or key in keys)
+        }
+        merged.append({**row, **extra})
+    return merged
 
 
 def load() -> str:

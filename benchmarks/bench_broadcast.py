@@ -1,6 +1,9 @@
 """jaxpad.broadcast against jnp.broadcast_to, forward and VJP, interleaved medians.
 
-python -m benchmarks.bench_broadcast [--rounds 30]
+python -m benchmarks.bench_broadcast [--rounds 30] [--pinned]
+
+The C library's default allocator is kept (what users run); ``--pinned`` re-executes
+with malloc pinned (benchmarks/_timing.py).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxpad
-from benchmarks._timing import interleaved_medians, machine
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_allocator
 from benchmarks.cases import BROADCAST_CASES as CASES
 
 
@@ -35,6 +38,7 @@ def run(rounds):
             args[(shape, name, "vjp")] = (x, ct)
     medians = interleaved_medians(candidates, args, rounds=rounds)
     print(f"jaxpad.broadcast vs jnp.broadcast_to, float32; {machine()}")
+    print(f"malloc {allocator()}; {load()}")
     print(f"medians of {rounds} interleaved rounds")
     print(
         "| x shape | target | jaxpad fwd ms | jnp fwd ms | ratio | jaxpad VJP ms | jnp VJP ms "
@@ -53,4 +57,4 @@ def run(rounds):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=30)
-    run(parser.parse_args().rounds)
+    run(parse_args_allocator(parser).rounds)

@@ -13,8 +13,8 @@ in the same process.
 ``--forms`` times the VJP on CPU over other shapes, modes and offset ranges (``FORM_CASES``):
 the planner's fold (the "window" and "translate" forms) against the per-position
 gathers it picked before (the planner's ``_windows`` switched off while tracing)
-and against the static pad's VJP. The script re-executes itself with glibc's malloc
-pinned, as ``benchmarks.run`` does (``--system-malloc`` keeps the defaults).
+and against the static pad's VJP. The C library's default allocator is kept (what
+users run); ``--pinned`` re-executes with malloc pinned (benchmarks/_timing.py).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_allocator
 from benchmarks.cases import DYNAMIC_PAD_MAX_OFFSET as MAX_OFFSET
 from benchmarks.cases import DYNAMIC_PAD_SHAPE as SHAPE
 from jaxpad import _lowering
@@ -161,13 +161,13 @@ def _form_candidates(x_shape, shape, mode, lo, hi, traced):
 
 def _compiled(fn, args, windows=True):
     """``fn`` jitted and compiled, with the planner's window forms on or off."""
-    planner = _lowering._windows
+    planner = _lowering._plans._windows
     if not windows:
-        _lowering._windows = lambda *args: None
+        _lowering._plans._windows = lambda *args: None
     try:
         return jax.jit(lambda *a: fn(*a)).lower(*args).compile()
     finally:
-        _lowering._windows = planner
+        _lowering._plans._windows = planner
 
 
 def run_forms(rounds):
@@ -212,7 +212,7 @@ def main():
     parser.add_argument(
         "--forms", action="store_true", help="the planner's fold against the gathers"
     )
-    args = parse_args_pinned(parser)
+    args = parse_args_allocator(parser)
     if args.forms:
         run_forms(args.rounds)
         return

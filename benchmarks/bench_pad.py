@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks._timing import allocator, machine, parse_args_pinned
+from benchmarks._timing import allocator, machine, parse_args_allocator
 from benchmarks.run import pad_rows
 
 
@@ -21,7 +21,7 @@ def main():
     parser.add_argument("--shape", default="16,64,64,64")
     parser.add_argument("--axes", default="1,2")
     parser.add_argument("--pad", type=int, default=3)
-    args = parse_args_pinned(parser)
+    args = parse_args_allocator(parser)
     shape = tuple(int(s) for s in args.shape.split(","))
     axes = tuple(int(a) for a in args.axes.split(","))
     rows = pad_rows(shape, axes, args.pad, args.rounds, calls=5)

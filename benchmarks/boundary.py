@@ -1,7 +1,7 @@
 """Boundary conditions: a 2-D field padded with a different mode on each side.
 
     python -m benchmarks.boundary [--quick] [--sizes 256 1024] [--rounds 15]
-                                  [--out boundary.json] [--system-malloc]
+                                  [--out boundary.json] [--pinned]
 
 A square float32 field of each size in ``benchmarks.cases.BOUNDARY_SIZES`` is padded by
 ``BOUNDARY_WIDTH`` on every side with one ``jaxpad.pad`` call per mode set of
@@ -20,7 +20,8 @@ A square float32 field of each size in ``benchmarks.cases.BOUNDARY_SIZES`` is pa
 Both computations are checked to agree, forward and VJP, before anything is timed.
 Each of the two comparisons is one group of programs timed in interleaved rounds
 (shuffled every round), medians of ``calls`` back-to-back calls cycling through as
-many copies of the inputs, with glibc's malloc pinned (benchmarks/_timing.py says why).
+many copies of the inputs, with the C library's default allocator (what users run;
+``--pinned`` pins glibc's malloc, which steadies the numbers: benchmarks/_timing.py).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_stats, load, machine, parse_args_pinned
+from benchmarks._timing import allocator, interleaved_stats, load, machine, parse_args_allocator
 from benchmarks.cases import (
     BOUNDARY_CASES,
     BOUNDARY_SIZES,
@@ -206,7 +207,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--calls", type=int, default=5)
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
-    args = parse_args_pinned(parser)
+    args = parse_args_allocator(parser)
     sizes = args.sizes or (BOUNDARY_SIZES_QUICK if args.quick else BOUNDARY_SIZES)
     rounds = args.rounds or (5 if args.quick else 15)
     print(f"# boundary: {machine()}, malloc {allocator()}, {load()} at start")

@@ -23,7 +23,8 @@ axes and fed to:
 
 Every workload runs with every mode (heat with its own two), forward and the
 gradient of the sum of squares, jaxpad against ``jnp.pad``, all four programs of a
-case interleaved in one process with malloc pinned. ``--hlo`` prints what the
+case interleaved in one process, with the default allocator (``--pinned`` pins
+malloc, benchmarks/_timing.py). ``--hlo`` prints what the
 compiled CPU programs of the first case are made of.
 """
 
@@ -40,7 +41,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_allocator
 from benchmarks.cases import (
     FUSED_SIZES,
     FUSED_SIZES_QUICK,
@@ -239,7 +240,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--hlo", action="store_true", help="print the compiled programs' ops")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
-    args = parse_args_pinned(parser)
+    args = parse_args_allocator(parser)
     sizes = args.sizes or (FUSED_SIZES_QUICK if args.quick else FUSED_SIZES)
     rounds = args.rounds or (5 if args.quick else 7)
     print(f"# fused: {machine()}, malloc {allocator()}, {load()} at start")

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import sys
 import time
 
 import jax
@@ -39,7 +37,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxpad
-from benchmarks._timing import PINNED_MALLOC, allocator, interleaved_medians, load, machine
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_allocator
 
 KAPPA = 1.0
 AMPLITUDE = 2.0
@@ -139,14 +137,7 @@ def main():
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--calls", type=int, default=3)
-    parser.add_argument("--pinned", action="store_true", help="re-run with malloc pinned")
-    args = parser.parse_args()
-    if args.pinned and allocator() != "pinned":
-        os.execve(
-            sys.executable,
-            [sys.executable, "-m", "benchmarks.heat_flux", *sys.argv[1:]],
-            {**os.environ, **PINNED_MALLOC},
-        )
+    args = parse_args_allocator(parser)
     sizes = args.sizes or ([64] if args.quick else [64, 256])
     rounds = args.rounds or (5 if args.quick else 9)
     print(f"# heat_flux: {machine()}, malloc {allocator()}, {load()} at start")

@@ -9,9 +9,11 @@ that a trial run never overwrites the committed results. The cases are in
 ``benchmarks/cases.py``.
 
 Sections, each timed in interleaved rounds (A B A B ..., shuffled every round) in this
-one process, medians after warm-up. The run re-executes itself with glibc's malloc
-pinned (``--system-malloc`` keeps the defaults; benchmarks/_timing.py says why) and
-counts page faults per call of each VJP.
+one process, medians after warm-up, with the C library's default allocator (what
+users run). ``--pinned`` re-executes with glibc's malloc pinned; ``--pinned-beside``
+runs a second time pinned and adds those figures beside the headline ones
+(``<key>_pinned``; benchmarks/_timing.py says why pinning steadies them). Page
+faults per call of each VJP are counted.
 
 1. ``jaxpad.pad`` per mode, forward and VJP, against constant-mode ``lax.pad`` and
    ``jnp.pad``: shape (16, 64, 64, 64) with pad 3 on axes 1 and 2, and a 1-D 2**22
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,11 +45,14 @@ import jaxpad
 from benchmarks import bench_dynamic_pad, cases
 from benchmarks._timing import (
     allocator,
+    beside,
     interleaved_medians,
     interleaved_stats,
     load,
     machine,
-    parse_args_pinned,
+    parse_args_allocator,
+    rerun_pinned,
+    without_options,
 )
 from benchmarks.cases import MODES
 
@@ -425,7 +432,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
     parser.add_argument("--plot", default=None, help="write the plot (PNG) here")
-    args = parse_args_pinned(parser)
+    args = parse_args_allocator(parser, pinned_beside=True)
     quick = args.quick
     rounds = args.rounds or (5 if quick else 20)
     calls = 2 if quick else 5
@@ -448,6 +455,10 @@ def main():
     rows += broadcast_rows(rounds, calls)
     step = cases.GENERATOR_STEP_QUICK if quick else cases.GENERATOR_STEP
     rows += generator_step_rows(*step, rounds)
+    if args.pinned_beside:
+        with tempfile.TemporaryDirectory() as folder:
+            argv = without_options(sys.argv, "--pinned-beside", valued=("--out", "--plot"))
+            rows = beside(rows, rerun_pinned(argv, f"{folder}/pinned.json")["rows"])
     print_table(rows)
     result = {
         "machine": machine(),

@@ -6,13 +6,13 @@
 non-constant mode with small pads, pads of half the axis, pads spanning several
 periods, one-sided and negative pads; ranks 1-4; 1-16 MiB float32 inputs with short
 and long axes anywhere. For each, eight jitted programs are timed in interleaved
-rounds in this process (malloc pinned, arguments at three addresses,
-``benchmarks/_timing.py``): jaxpad, jnp.pad, jnp.pad compiled a second time (the
-control: what a ratio reads when nothing differs) and constant-mode lax.pad, the
-forwards in one rotation and the VJPs in another. jnp.pad has no negative pads, so
-where a configuration crops, jnp.pad gets ``x[crop]`` and the positive pads in the
-same program (what a user would write). Prints every row, the distribution of the
-ratios (median, p90, max) and the five worst configurations.
+rounds in this process (the default allocator, ``--pinned`` to pin malloc;
+arguments at three addresses; ``benchmarks/_timing.py``): jaxpad, jnp.pad, jnp.pad
+compiled a second time (the control: what a ratio reads when nothing differs) and
+constant-mode lax.pad, the forwards in one rotation and the VJPs in another. jnp.pad
+has no negative pads, so where a configuration crops, jnp.pad gets ``x[crop]`` and
+the positive pads in the same program (what a user would write). Prints every row,
+the distribution of the ratios (median, p90, max) and the five worst configurations.
 
 ``--forms`` times, for each configuration, every forward form and every fold form of
 ``jaxpad._lowering`` built directly (whatever the planner would pick), against
@@ -36,7 +36,7 @@ import numpy as np
 from jax import lax
 
 import jaxpad
-from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_pinned
+from benchmarks._timing import allocator, interleaved_medians, load, machine, parse_args_allocator
 from benchmarks.cases import (
     SWEEP_COUNT,
     SWEEP_COUNT_QUICK,
@@ -122,29 +122,46 @@ FORWARD_FORMS = ("concatenate", "gather")
 FOLD_FORMS = ("one_sum", "boxes", "bands")
 
 
-def measure_forms(config, rounds, calls):
+def forward_plans(shape, out_shape, begin, mode, target):
+    """The plan of each forward form the planner may build for ``target``: with and
+    without ``gather_forward``; a form it would not build there (the gather on an
+    axis too long for its index tables) is the other plan with its form replaced."""
+    plans = {}
+    for form, gather in zip(FORWARD_FORMS, (False, True)):
+        if "gather_forward" in {field.name for field in dataclasses.fields(target)}:
+            told = dataclasses.replace(target, gather_forward=gather)
+        else:  # the planner before gather_forward: only CPU took the concatenate
+            told = dataclasses.replace(target, platform="cpu" if not gather else None)
+        plans[form] = _lowering.plan_pad(shape, out_shape, begin, mode, told)
+    for form, plan in plans.items():
+        if plan.form != form:
+            plans[form] = dataclasses.replace(plan, form=form)
+    return plans
+
+
+def measure_forms(config, rounds, calls, target=None):
     """Every forward and fold form of ``config`` built directly, over jnp.pad's
     forward and VJP; a fold of several axes also one axis per group, the last
-    first (``/axis``). Also names the forms the planner picks."""
+    first (``/axis``). Also names the forms the planner picks for ``target``
+    (default: XLA:CPU), and the control: jnp.pad's programs compiled a second time,
+    over the first."""
+    target = target or _lowering.Target()
     shape, begin, end, mode = config.shape, config.begin, config.end, config.mode
     out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
     rng = np.random.default_rng(0)
     x = jnp.asarray(rng.standard_normal(shape, np.float32))
     ct = jnp.asarray(rng.standard_normal(out_shape, np.float32))
     theirs = _programs(config)["jnp.pad"]
-    pad_plan = _lowering.plan_pad(shape, out_shape, begin, mode)
-    fold_plan = _lowering.plan_fold(shape, out_shape, begin, end, mode, np.float32)
-    timed = {
-        "jnp fwd": jax.jit(theirs),
-        "jnp vjp": jax.jit(lambda x, t: jax.vjp(theirs, x)[1](t)[0]),
-    }
-    args = {"jnp fwd": (x,), "jnp vjp": (x, ct)}
+    pad_plan = _lowering.plan_pad(shape, out_shape, begin, mode, target)
+    fold_plan = _lowering.plan_fold(shape, out_shape, begin, end, mode, np.float32, target)
+    timed, args = {}, {}
+    for name in ("jnp fwd", "jnp fwd again"):
+        timed[name], args[name] = jax.jit(lambda x: theirs(x)), (x,)
+    for name in ("jnp vjp", "jnp vjp again"):
+        timed[name], args[name] = jax.jit(lambda x, t: jax.vjp(theirs, x)[1](t)[0]), (x, ct)
     if pad_plan.pieces:
         expected = np.asarray(jax.jit(lambda x: jaxpad.pad(x, begin, end, mode))(x))
-        for form in FORWARD_FORMS:
-            # The planner's plan with another form: its pieces are given relative to
-            # its crop.
-            plan = dataclasses.replace(pad_plan, form=form)
+        for form, plan in forward_plans(shape, out_shape, begin, mode, target).items():
             timed[form] = jax.jit(
                 lambda x, plan=plan: _lowering.build_pad(plan, x, out_shape, begin, mode)
             )
@@ -165,7 +182,25 @@ def measure_forms(config, rounds, calls):
     forward = {k: v / medians["jnp fwd"] for k, v in medians.items() if k in FORWARD_FORMS}
     fold = {k: v / medians["jnp vjp"] for k, v in medians.items() if k.split("/")[0] in FOLD_FORMS}
     picked = f"{fold_plan.form} {list(fold_plan.groups)}"
-    return {"forward": forward, "fold": fold, "picked": (pad_plan.form, picked)}
+    control = {
+        "fwd": medians["jnp fwd again"] / medians["jnp fwd"],
+        "vjp": medians["jnp vjp again"] / medians["jnp vjp"],
+    }
+    return {
+        "forward": forward,
+        "fold": fold,
+        "picked": (pad_plan.form, picked),
+        "picked_fold": _fold_key(fold_plan, axes),
+        "control": control,
+    }
+
+
+def _fold_key(plan, axes):
+    """The name of ``plan``'s fold among the timed ones: its form, with ``/axis``
+    where it folds several axes one at a time."""
+    if plan.form not in FOLD_FORMS:
+        return None
+    return plan.form + ("/axis" if len(axes) > 1 and len(plan.groups) > 1 else "")
 
 
 def forms_main(configs, indices, rounds):
@@ -218,7 +253,7 @@ def main():
         help="with --forms: the sweep's configurations, or a fold study's "
         "(benchmarks/cases.py: slab_configs, signal_configs)",
     )
-    args = parse_args_pinned(parser)
+    args = parse_args_allocator(parser)
     configs = {
         "sweep": lambda: sweep_configs(
             SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -76,3 +77,74 @@ def test_pin_allocator_restarts_a_module_as_that_module():
         module.unlink()
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "pinned ['--flag']"
+
+
+def _script(tmp_path, body):
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import argparse, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from benchmarks import _timing\n" + body
+    )
+    return script
+
+
+def _run(script, *argv):
+    env = {k: v for k, v in os.environ.items() if k not in _timing.PINNED_MALLOC}
+    result = subprocess.run(
+        [sys.executable, str(script), *argv], env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="glibc's malloc settings")
+def test_benchmarks_keep_the_default_allocator_unless_told_to_pin(tmp_path):
+    # What users run is the headline: no re-execution without --pinned.
+    script = _script(
+        tmp_path,
+        "args = _timing.parse_args_allocator(argparse.ArgumentParser())\n"
+        "print(_timing.allocator(), args.pinned)\n",
+    )
+    assert _run(script).split() == ["system", "False"]
+    assert _run(script, "--pinned").split() == ["pinned", "True"]
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="glibc's malloc settings")
+def test_rerun_pinned_reads_the_pinned_runs_json(tmp_path):
+    script = _script(
+        tmp_path,
+        "import json\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--out')\n"
+        "parser.add_argument('--size', type=int)\n"
+        "args = _timing.parse_args_allocator(parser, pinned_beside=True)\n"
+        "if args.pinned_beside:\n"
+        "    argv = _timing.without_options(sys.argv, '--pinned-beside', valued=('--out',))\n"
+        "    print(json.dumps(_timing.rerun_pinned(argv, args.out + '.pinned')))\n"
+        "elif args.out:\n"
+        "    rows = [{'malloc': _timing.allocator(), 'size': args.size}]\n"
+        "    open(args.out, 'w').write(json.dumps({'rows': rows}))\n",
+    )
+    out = tmp_path / "result.json"
+    printed = _run(script, "--size", "3", "--pinned-beside", "--out", str(out))
+    last = printed.strip().splitlines()[-1]
+    assert json.loads(last) == {"rows": [{"malloc": "pinned", "size": 3}]}
+
+
+def test_beside_adds_the_pinned_figures_of_the_matching_row():
+    rows = [{"mode": "wrap", "fwd_ms": 2.0, "count": 3}, {"mode": "edge", "fwd_ms": 1.0}]
+    pinned = [{"mode": "wrap", "fwd_ms": 1.5, "count": 3}, {"mode": "edge", "fwd_ms": 0.5}]
+    assert _timing.beside(rows, pinned) == [
+        {"mode": "wrap", "fwd_ms": 2.0, "count": 3, "fwd_ms_pinned": 1.5},
+        {"mode": "edge", "fwd_ms": 1.0, "fwd_ms_pinned": 0.5},
+    ]
+    with pytest.raises(ValueError, match="beside: 2 rows against 1 pinned rows"):
+        _timing.beside(rows, pinned[:1])
+
+
+def test_without_options_drops_flags_and_options_with_their_values():
+    argv = ["run.py", "--out", "r.json", "--quick", "--pinned-beside", "--plot=p.png", "--rounds"]
+    argv += ["3"]
+    kept = _timing.without_options(argv, "--pinned-beside", valued=("--out", "--plot"))
+    assert kept == ["run.py", "--quick", "--rounds", "3"]
