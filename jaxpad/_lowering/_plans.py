@@ -71,18 +71,16 @@ _MIN_UPDATED_ROW = 128
 
 # One padded axis (no reduction) that is not the last, where it and the axes after it
 # hold fewer elements than this per leading index, is the fused sum: boxes along it
-# are runs of a few elements. (16, 1000, 8, 16) reflect 2/2 on axis 2 measured
-# boxes 1.68x jnp.pad's VJP and the fused sum 0.49x; slabs of 16-128 elements 0.1-0.5x
-# against 0.2-1.7x, 256 even (docs/performance.md, "Forms the planner picks", one
-# short slab).
+# are runs of a few elements, which the fused sum reads in one pass; the two forms
+# were even at slabs of 256 elements (docs/performance.md, "Forms the planner
+# picks", one short slab).
 _MAX_SUMMED_SLAB = 256
 
 # A 1-D fold whose bands are at least this share of the cotangent is the concatenate
-# of boxes: band updates run on one thread, the concatenate on all; pads of half the
-# signal measured bands 0.54-1.19x jnp.pad's VJP and boxes 0.39-0.80x (sweep #6, #7,
-# #27; on synthetic signals 0.75-1.07 against 0.67-1.03); at 30% the two were even,
-# below 20% the bands won (docs/performance.md, "Forms the planner picks", 1-D folds
-# with wide bands).
+# of boxes: band updates run on one thread, the concatenate on all, so wide bands
+# favour the boxes and narrow ones the bands; the two were even near 30% (the
+# crossover in docs/performance.md, "Forms the planner picks", 1-D folds with wide
+# bands).
 _MIN_BOXED_BAND_SHARE_1D = 2 / 5
 
 # Dynamic fold: a periodic axis whose output spans at most this many periods reads
@@ -319,11 +317,10 @@ def _cropped_to_sources(shape, pieces):
     """The range of each axis the pieces read, and the pieces shifted to it.
 
     Axis by axis, each concatenate spans the later axes whole: a crop of a later
-    axis (a negative pad) would otherwise be paid by every earlier axis's pass
-    (sweep #37, 14834 of 75922 columns cropped after a pad of rows: 1.3-2.0x
-    ``jnp.pad`` of the cropped array; docs/performance.md, "Random configurations:
-    the sweep"). So the concatenate slices its operand once to what it reads, as a
-    user cropping first would. ``()`` where nothing is cropped.
+    axis (a negative pad) would otherwise be paid by every earlier axis's pass, up to
+    twice ``jnp.pad`` of the cropped array (docs/performance.md, "Random
+    configurations: the sweep"). So the concatenate slices its operand once to what
+    it reads, as a user cropping first would. ``()`` where nothing is cropped.
     """
     crop, shifted = [(0, n) for n in shape], []
     for axis, axis_pieces in pieces:
