@@ -183,7 +183,8 @@ ROWS = [
         "pads with the wrong length",
         "jaxpad.dynamic_pad(jnp.ones((3, 3)), jnp.array([1]), (5, 5))",
         "ValueError",
-        "jaxpad.dynamic_pad: pads_begin needs one entry per axis of x (x.ndim=2); got 1.",
+        "jaxpad.dynamic_pad: pads_begin needs one entry per axis of x (x.ndim=2); got 1: "
+        "an array of shape (1,) and dtype int32.",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -1215,6 +1216,31 @@ ROWS = [
         "jaxpad.scipy.signal.convolve2d: in2 must be static (a NumPy array or a concrete "
         "array): each of its elements becomes one multiply-add; got a traced array. For a "
         "traced kernel use jaxpad.nn.conv.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.correlate",
+        "a complex cval for a real input (a complex kernel)",
+        'jaxpad.scipy.ndimage.correlate(jnp.ones(3), np.array([1, 1j]), mode="constant", '
+        "cval=1j)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.correlate: cval is complex but the input is real; got 1j.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.gaussian_filter",
+        "a traced sigma without a radius",
+        "jax.jit(lambda s: jaxpad.scipy.ndimage.gaussian_filter(jnp.ones((3, 3)), s))(1.0)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.gaussian_filter: sigma is traced, so the kernel's length cannot "
+        "come from truncate * sigma: pass a static radius (an int) as well; got radius=None.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.gaussian_filter1d",
+        "a traced sigma that is not a scalar",
+        "jax.jit(lambda s: jaxpad.scipy.ndimage.gaussian_filter1d(jnp.ones(5), s, radius=2))"
+        "(jnp.ones(2))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.gaussian_filter1d: a traced sigma must be a floating scalar; got a "
+        "traced array of shape (2,) and dtype float32.",
     ),
 ]
 

@@ -1,12 +1,38 @@
-"""Hypothesis profiles: "ci" (the default) fits the suite's time budget and is
-derandomized so CI is reproducible; JAXPAD_HYPOTHESIS_PROFILE=thorough runs many more
-examples from fresh random seeds."""
+"""The suite's set-up: 8 simulated CPU devices, the default run and ``--all``, and the
+Hypothesis profiles.
+
+Devices: XLA reads the CPU device count once, when the backend starts, so it is set
+here, before any test module runs a JAX operation; the tests on a mesh
+(tests/test_sharded_pad.py, tests/test_halo_sharded.py) run in this process. If a
+backend had already started, ``jax.config.update`` raises: a loud failure, not a suite
+that silently runs on one device.
+
+The default run (``pytest``) fits a contributor's few minutes on 2 cores: it leaves out
+the tests marked ``slow`` and the cases of a ``subsample``-marked grid past its
+deterministic sample (which keeps every value of every covered parameter).
+``pytest --all`` (CI) runs everything.
+
+Hypothesis: "ci" (``--all``) fits the full suite's time budget and is derandomized so
+CI is reproducible; "default-run" (the default run) tries fewer examples, also
+derandomized; JAXPAD_HYPOTHESIS_PROFILE=thorough runs many more examples from fresh
+random seeds.
+"""
 
 from __future__ import annotations
 
+import math
 import os
+import zlib
+from collections import defaultdict
+from pathlib import Path
 
+import jax
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.devices import cpu_device_count
+
+jax.config.update("jax_num_cpu_devices", cpu_device_count())
 
 _COMMON = {
     "deadline": None,
@@ -15,5 +41,122 @@ _COMMON = {
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much],
 }
 settings.register_profile("ci", max_examples=25, derandomize=True, **_COMMON)
+settings.register_profile("default-run", max_examples=10, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=500, **_COMMON)
 settings.load_profile(os.environ.get("JAXPAD_HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def eight_cpu_devices():
+    """The mesh tests' CPU devices (tests/devices.py builds their meshes); arrays made
+    without a device go to the first CPU device, whatever the default backend."""
+    cpus = jax.devices("cpu")
+    assert len(cpus) >= 8, f"tests/conftest.py asks for 8 CPU devices; got {len(cpus)}"
+    with jax.default_device(cpus[0]):
+        yield cpus
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--all",
+        action="store_true",
+        dest="run_all",
+        help="jaxpad: run the full suite (CI does): the tests marked slow and every case "
+        "of the subsampled parameter grids.",
+    )
+
+
+def pytest_configure(config):
+    # The default run tries fewer Hypothesis examples; --all (CI) the "ci" profile's.
+    if "JAXPAD_HYPOTHESIS_PROFILE" not in os.environ and not config.getoption("run_all"):
+        settings.load_profile("default-run")
+
+
+def pytest_report_header(config):
+    if config.getoption("run_all"):
+        return "jaxpad: the full suite (--all)"
+    return "jaxpad: the default run; pytest --all adds the slow tests and whole grids"
+
+
+def _value_key(value):
+    """A parameter value's class for the sample's coverage: equal values, one class."""
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value if not isinstance(value, float) or value == value else "nan"
+
+
+def _flat(params):
+    """A test's parameters, a dict-valued one's entries as ``name.key`` beside it."""
+    flat = dict(params)
+    for name, value in params.items():
+        if isinstance(value, dict):
+            flat.update({f"{name}.{key}": entry for key, entry in value.items()})
+    return flat
+
+
+def _sampled(items, keep, cover):
+    """``keep`` of ``items`` (the cases of one test function), at least one for each
+    value of each parameter in ``cover`` (all of them by default; ``"case.mode"`` names
+    the entry ``"mode"`` of a dict-valued parameter ``case``; or a function of the
+    parameters that returns the classes a case belongs to). Deterministic: the
+    order is a CRC of the test ids, not Python's salted hash or a random seed."""
+    if len(items) <= 1:
+        return list(items)
+    order = sorted(items, key=lambda item: (zlib.crc32(item.nodeid.encode()), item.nodeid))
+    quota = math.ceil(keep * len(items)) if keep < 1 else int(keep)
+    chosen, seen = [], set()
+    for item in order:
+        params = _flat(item.callspec.params) if hasattr(item, "callspec") else {}
+        if callable(cover):
+            classes = {("", _value_key(value)) for value in cover(params)}
+        else:
+            names = params if cover is None else [name for name in cover if name in params]
+            classes = {(name, _value_key(params[name])) for name in names}
+        if not classes <= seen:
+            chosen.append(item)
+            seen |= classes
+    for item in order:
+        if len(chosen) >= quota:
+            break
+        if item not in chosen:
+            chosen.append(item)
+    return chosen
+
+
+def _named_on_the_command_line(config, item):
+    """Whether an argument names this case or its test function (``file::test``)."""
+    for arg in config.args:
+        path, _, name = arg.partition("::")
+        if name and Path(path).resolve() == Path(item.path).resolve():
+            own = item.nodeid.partition("::")[2]
+            if own == name or own.startswith((name + "[", name + "::")):
+                return True
+    return False
+
+
+def pytest_collection_modifyitems(config, items):
+    """The default run: no ``slow`` tests, and each ``subsample(keep, cover=...)`` test
+    function down to its sample. ``keep`` is a fraction of the cases (< 1) or a count."""
+    if config.getoption("run_all"):
+        return
+    groups = defaultdict(list)
+    for item in items:
+        marker = item.get_closest_marker("subsample")
+        if marker is not None:
+            groups[(item.path, item.parent.nodeid, item.originalname)].append(item)
+    selected = set()
+    for group in groups.values():
+        marker = group[0].get_closest_marker("subsample")
+        keep = marker.args[0] if marker.args else marker.kwargs["keep"]
+        selected.update(_sampled(group, keep, marker.kwargs.get("cover")))
+    kept, left_out = [], []
+    for item in items:
+        out = item.get_closest_marker("slow") is not None or (
+            item.get_closest_marker("subsample") is not None and item not in selected
+        )
+        (left_out if out and not _named_on_the_command_line(config, item) else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept

@@ -587,7 +587,8 @@ def test_error_traced_float_entry():
 def test_error_pads_wrong_length():
     with error(
         ValueError,
-        "jaxpad.dynamic_pad: pads_begin needs one entry per axis of x (x.ndim=2); got 3.",
+        "jaxpad.dynamic_pad: pads_begin needs one entry per axis of x (x.ndim=2); got 3: "
+        "an array of shape (3,) and dtype int32.",
     ):
         jaxpad.dynamic_pad(jnp.ones((2, 2)), jnp.array([1, 2, 3]), (3, 3))
     with error(ValueError, "pads_begin needs one entry per axis of x (x.ndim=2); got 1: [1]"):

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -31,6 +33,7 @@ def run_example(name):
     ).stdout
 
 
+@pytest.mark.slow
 def test_random_translate_trains_on_per_image_offsets():
     stdout = run_example("random_translate.py")
     assert "held-out accuracy: 1.00" in stdout or "held-out accuracy: 0.9" in stdout
@@ -49,6 +52,7 @@ def test_port_tensorflow_padding_matches_only_with_the_tf_preset():
     assert stdout.strip().endswith("ok")
 
 
+@pytest.mark.slow
 def test_periodic_heat_equation_recovers_the_diffusivity():
     stdout = run_example("periodic_heat_equation.py")
     assert "wrap boundary" in stdout and "symmetric boundary" in stdout
@@ -56,6 +60,7 @@ def test_periodic_heat_equation_recovers_the_diffusivity():
     assert stdout.strip().endswith("ok")
 
 
+@pytest.mark.slow
 def test_distributed_heat_equation_matches_one_device_and_moves_only_halos():
     stdout = run_example("distributed_heat_equation.py")
     assert "dirichlet walls" in stdout and "reflecting walls" in stdout
@@ -63,6 +68,7 @@ def test_distributed_heat_equation_matches_one_device_and_moves_only_halos():
     assert stdout.strip().endswith("ok")
 
 
+@pytest.mark.slow
 def test_channel_flow_recovers_the_wall_speed_with_either_padding():
     stdout = run_example("channel_flow.py")
     assert "solvers agree: True" in stdout

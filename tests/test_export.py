@@ -134,6 +134,7 @@ _SPATIAL = export.symbolic_shape("b, h, w, c", constraints=["h >= 8", "w >= 8"])
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("begin,end", [((2, 1), (3, 2)), ((-1, 4), (2, -3))])
+@pytest.mark.subsample(0.5)
 def test_symbolic_padded_axes_under_constraints(mode, begin, end):
     # jnp.pad exports with symbolic spatial sizes; so does jaxpad whenever the
     # constraints decide what its lowering needs (here: pads shorter than the axis).
@@ -220,6 +221,7 @@ def _close(actual, expected):
 @pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
 @pytest.mark.parametrize("op", [nn.avg_pool, nn.max_pool], ids=["avg_pool", "max_pool"])
 @pytest.mark.parametrize("policy", _PRESET_POOL_POLICIES, ids=lambda p: p.name)
+@pytest.mark.subsample(0.3)
 def test_pools_export_with_a_symbolic_batch_under_every_preset(policy, op, layout):
     # The "padded" and "valid" divisors were computed with NumPy over every axis, the
     # symbolic batch included (TracerBoolConversionError).
@@ -250,6 +252,7 @@ _CONV_CASES = [
 
 @pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
 @pytest.mark.parametrize("policy,pad_mode,stride", _CONV_CASES, ids=lambda v: getattr(v, "name", v))
+@pytest.mark.subsample(0.5)
 def test_convs_export_with_a_symbolic_batch(policy, pad_mode, stride, layout):
     rng = np.random.default_rng(stride)
     if layout == "NHWC":
@@ -393,6 +396,7 @@ _DYNAMIC_CASES = {
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("case", list(_DYNAMIC_CASES))
+@pytest.mark.subsample(0.4)
 def test_dynamic_pad_to_a_symbolic_shape(mode, case):
     # The batch entry of shape is x.shape[0] (pad 0); the padded axis is symbolic too.
     pads, size = _DYNAMIC_CASES[case]

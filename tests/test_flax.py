@@ -232,6 +232,7 @@ def test_linen_policy_and_pad_mode():
 # Explicit sharding: flax's jnp.pad cannot slice an axis sharded over the mesh -----------
 
 
+@pytest.mark.slow
 def test_sharded_spatial_axis_on_two_devices():
     """One process with two CPU devices runs the sharded checks of both layer modules
     (tests/test_equinox.py's skips itself without Equinox)."""

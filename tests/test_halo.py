@@ -1,5 +1,5 @@
-"""halo_pad: bad inputs and a vmap stand-in for the mesh here; the shard_map checks on
-8 simulated CPU devices (tests/halo_checks.py) in a process of their own."""
+"""halo_pad: bad inputs and a vmap stand-in for the mesh; the shard_map tests on 8
+simulated CPU devices are in tests/test_halo_sharded.py."""
 
 from __future__ import annotations
 
@@ -11,12 +11,7 @@ import pytest
 import jaxpad
 from jaxpad import halo_pad
 from tests.cases import MODES
-from tests.devices import run_on_cpu_devices
 from tests.oracles import numpy_pad
-
-
-def test_halo_checks_pass_on_eight_devices():
-    run_on_cpu_devices(8, "tests/halo_checks.py")
 
 
 def blocks_by_vmap(x, blocks, halo_begin, halo_end, mode, **kwargs):

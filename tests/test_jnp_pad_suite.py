@@ -209,6 +209,7 @@ _PAD_CASES = _sample(
 
 
 @pytest.mark.parametrize("case", _PAD_CASES, ids=_ids)
+@pytest.mark.subsample(0.3, cover=("case.mode", "case.shape", "case.dtype"))
 def test_pad(case):
     mode, shape, dtype = case["mode"], case["shape"], case["dtype"]
     pad_width, constant_values = case["pad_width"], case["constant_values"]
@@ -271,6 +272,7 @@ _STAT_CASES = _sample(
 
 
 @pytest.mark.parametrize("case", _STAT_CASES, ids=_ids)
+@pytest.mark.subsample(0.3, cover=("case.mode", "case.shape", "case.dtype"))
 def test_pad_stat_values(case):
     # JAX skips median of complex ("not supported for dtype=complex"); jaxpad has it.
     mode, shape, dtype = case["mode"], case["shape"], case["dtype"]
@@ -319,6 +321,7 @@ _REFLECT_CASES = _sample(
 
 
 @pytest.mark.parametrize("case", _REFLECT_CASES, ids=_ids)
+@pytest.mark.subsample(0.3, cover=("case.mode", "case.shape", "case.dtype", "case.reflect_type"))
 def test_pad_symmetric_and_reflect(case):
     shape, dtype, mode = case["shape"], case["dtype"], case["mode"]
     pad_width, reflect_type = case["pad_width"], case["reflect_type"]
@@ -390,6 +393,7 @@ _RAMP_CASES = _sample(
 
 
 @pytest.mark.parametrize("case", _RAMP_CASES, ids=_ids)
+@pytest.mark.subsample(0.3, cover=("case.shape", "case.dtype"))
 def test_pad_linear_ramp(case):
     shape, dtype = case["shape"], case["dtype"]
     pad_width, end_values = case["pad_width"], case["end_values"]

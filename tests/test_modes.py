@@ -30,6 +30,7 @@ def _signal(n):
 
 @pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
 @pytest.mark.parametrize("n, lo, hi", SHAPES_AND_PADS)
+@pytest.mark.subsample(0.4)
 def test_from_numpy(mode, n, lo, hi):
     x = _signal(n)
     np.testing.assert_array_equal(
@@ -76,6 +77,7 @@ def _scipy_extension(x, lo, hi, mode):
     ],
 )
 @pytest.mark.parametrize("n, lo, hi", SHAPES_AND_PADS)
+@pytest.mark.subsample(0.3)
 def test_from_scipy_matches_scipy_ndimage_filters(mode, n, lo, hi):
     x = _signal(n)
     expected = _scipy_extension(x, lo, hi, mode)
@@ -102,6 +104,7 @@ _CV2_BORDERS = [
 
 @pytest.mark.parametrize("name", _CV2_BORDERS)
 @pytest.mark.parametrize("n, lo, hi", SHAPES_AND_PADS)
+@pytest.mark.subsample(0.3)
 def test_from_opencv_matches_copy_make_border(name, n, lo, hi):
     cv2 = pytest.importorskip("cv2")
     x = _signal(n)

@@ -131,6 +131,7 @@ def _reads(modes):
 
 
 @pytest.mark.parametrize("pair", [p for p in itertools.product(MODES, repeat=2) if "neumann" in p])
+@pytest.mark.subsample(0.5, cover=lambda p: set(p["pair"]))
 def test_neumann_beside_every_side_mode(pair):
     x = np.array([0.5, -1.0, 2.0, 3.5], np.float32)
     values = [(1.5, -0.75)]

@@ -1535,6 +1535,7 @@ def test_memory_layout_persistence(mode):
 @pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
 @pytest.mark.parametrize("dtype", _numeric_dtypes)
 @pytest.mark.parametrize("mode", _all_modes.keys())
+@pytest.mark.subsample(0.2)
 def test_dtype_persistence(dtype, mode, x64):
     if not x64 and np.dtype(dtype).itemsize == 8 and np.dtype(dtype).kind in "iuf":
         pytest.skip("JAX without x64 has no 64-bit dtypes; the x64 case covers them")

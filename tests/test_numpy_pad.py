@@ -90,6 +90,7 @@ def test_matches_numpy_float(mode, kwargs):
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int8, np.uint8])
 @pytest.mark.parametrize("mode,kwargs", CASES, ids=lambda c: str(c))
+@pytest.mark.subsample(0.35)
 def test_matches_numpy_exactly_on_integers(mode, kwargs, dtype):
     # Integer results are exact: odd reflection wraps as numpy does, mean and median
     # round half to even, and linear ramps floor as numpy >= 2 does.

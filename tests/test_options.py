@@ -78,7 +78,7 @@ ROWS = [
     ),
     *rows_for(jaxpad.dynamic_pad, _DYN_CONSTANT, pad_value=[5.0]),
     *rows_for(jaxpad.dynamic_pad, _DYN_REFLECT, pad_value=[5.0]),
-    # max_pad plans sharded programs only (tests/sharded_checks.py); on one device a static
+    # max_pad plans sharded programs only (tests/test_sharded_pad.py); on one device a static
     # pad past it is rejected.
     *rows_for(jaxpad.dynamic_pad, _DYN_REFLECT, max_pad=[0, (0, None), -1]),
     *rows_for(

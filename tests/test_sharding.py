@@ -1,5 +1,5 @@
-"""Sharding: tests/sharded_checks.py on 8 simulated CPU devices (in a process of their
-own), and what needs no devices: one-device programs, exchange plans, max_pad's errors."""
+"""Sharding without a mesh: one-device programs, exchange plans, max_pad's errors. The
+tests on 8 simulated CPU devices are in tests/test_sharded_pad.py."""
 
 from __future__ import annotations
 
@@ -11,13 +11,7 @@ import pytest
 import jaxpad
 from jaxpad._sharded_pad import axis_sources, plan_dynamic_exchange, plan_exchange
 from tests.cases import MODES
-from tests.devices import run_on_cpu_devices
 from tests.oracles import numpy_pad
-
-
-def test_sharded_checks_pass_on_eight_devices():
-    run_on_cpu_devices(8, "tests/sharded_checks.py")
-
 
 # On one device and in the planner (no devices needed) ------------------------------
 

@@ -83,6 +83,7 @@ WIDTHS_1D = [(2, 3), (4, 0), (0, 9), (13, 11), (-2, 6), (7, -3)]
 
 
 @pytest.mark.parametrize("mode_begin, mode_end", list(itertools.product(SIDE_MODES, SIDE_MODES)))
+@pytest.mark.subsample(0.3)
 def test_every_pair_of_side_modes_matches_numpy(mode_begin, mode_end):
     x = np.array([1.0, 4.0, 2.0, 8.0, 5.0])
     values = [(-1.5, 2.5)]
@@ -97,6 +98,7 @@ def test_every_pair_of_side_modes_matches_numpy(mode_begin, mode_end):
 @pytest.mark.parametrize("mode", ["reflect_odd", "symmetric_odd"])
 @pytest.mark.parametrize("n", [1, 2, 3, 6])
 @pytest.mark.parametrize("widths", [(1, 1), (5, 0), (0, 14), (20, 23)])
+@pytest.mark.subsample(0.4)
 def test_odd_modes_are_numpys_odd_reflections_at_every_width(mode, n, widths):
     x = np.array([3.0, -1.0, 4.0, 1.5, -5.0, 9.0])[:n]
     expected = np.pad(x, widths, mode.removesuffix("_odd"), reflect_type="odd")
@@ -266,6 +268,7 @@ def test_vmap_over_x_and_over_the_values():
 
 @pytest.mark.parametrize("mode", SIDE_MODES[5:] + tuple(MIXED), ids=str)
 @pytest.mark.parametrize("pads", [(2, 3), (-3, 1), (9, -7), (-20, 30), (25, -17)])
+@pytest.mark.subsample(0.4)
 def test_dynamic_pad_takes_the_same_modes_traced_and_static(mode, pads):
     x = np.random.default_rng(6).random((4, 5)).astype(np.float32)
     values = np.array([[0.5, -2.0], [3.0, 1.25]], np.float32)

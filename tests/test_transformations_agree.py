@@ -139,6 +139,7 @@ _CONV_POLICIES = [
 
 @pytest.mark.parametrize("policy", _CONV_POLICIES, ids=lambda p: p.name)
 @pytest.mark.parametrize("pad_mode", [None, *MODES[1:]])
+@pytest.mark.subsample(0.4)
 def test_conv(policy, pad_mode):
     x, kernel = _values((1, 2, 7, 6), 1), _values((3, 2, 3, 2), 2)
     _agree(lambda x, k: nn.conv(x, k, (2, 1), policy, pad_mode), x, kernel, exact=False)

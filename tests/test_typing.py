@@ -18,6 +18,7 @@ pytest.importorskip("mypy", reason="mypy comes with the test extra")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_public_signatures_type_check_as_documented(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", "pyproject.toml"]

@@ -1,8 +1,8 @@
-"""Sharding checks on 8 simulated CPU devices.
+"""pad, dynamic_pad and broadcast on sharded arrays, on 8 simulated CPU devices.
 
-Not collected by the main suite (the device count is fixed when JAX starts):
-``tests/test_sharding.py`` runs this module with pytest in a separate process with
-``XLA_FLAGS=--xla_force_host_platform_device_count=8``.
+tests/conftest.py gives the CPU backend 8 devices before JAX starts; the meshes are
+built from CPU devices whatever the default backend (these tests read compiled XLA:CPU
+programs). What needs no devices is in tests/test_sharding.py.
 """
 
 from __future__ import annotations
@@ -21,7 +21,10 @@ from jax.sharding import PartitionSpec as P
 import jaxpad
 from jaxpad._index_maps import base_mode as jaxpad_base_mode
 from tests.cases import MODES
+from tests.devices import cpu_mesh
 from tests.oracles import numpy_pad
+
+pytestmark = pytest.mark.usefixtures("eight_cpu_devices")
 
 COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter")
 # A collective's result: a shape, or a tuple of shapes (combined collectives, whose
@@ -41,13 +44,8 @@ def halo_rows(shape):
     return int(re.match(r"\w+\[(\d+)", shape).group(1))
 
 
-@pytest.fixture(scope="module", autouse=True)
-def eight_devices():
-    assert jax.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-
-
 def mesh_of(kind):
-    return jax.make_mesh((8,), ("x",), axis_types=(AXIS_TYPES[kind],))
+    return cpu_mesh((8,), ("x",), AXIS_TYPES[kind])
 
 
 def loss_of(f):
@@ -118,6 +116,7 @@ def _static_cases():
 
 
 @pytest.mark.parametrize("kind,mode,case", list(_static_cases()))
+@pytest.mark.subsample(0.4)
 def test_pad_along_the_sharded_axis(kind, mode, case):
     mesh = mesh_of(kind)
     x_host = np.arange(64 * 16, dtype=np.float32).reshape(64, 16)
@@ -152,66 +151,69 @@ def test_pad_along_the_sharded_axis(kind, mode, case):
         assert received_bytes(hlo) <= factor * bound, (received_bytes(hlo), bound)
 
 
-def test_pad_inside_a_program_never_gathers_on_the_issue_case():
+@pytest.mark.parametrize("mode", MODES)
+def test_pad_inside_a_program_never_gathers_on_the_issue_case(mode):
     # The issue's case: (1024, 24) float32 over 8 devices padded by 3 at both ends
     # (1030 rows). Each device receives 6 rows: 2 from the previous block, 4 from the
     # next (the blocks of the output are 129 rows).
     mesh = mesh_of("auto")
     x = jax.device_put(np.ones((1024, 24), np.float32), NamedSharding(mesh, P("x")))
-    for mode in MODES:
 
-        def loss(x, mode=mode):
-            return (jaxpad.pad(x, [3, 0], [3, 0], mode) ** 2).sum()
+    def loss(x):
+        return (jaxpad.pad(x, [3, 0], [3, 0], mode) ** 2).sum()
 
-        with jax.set_mesh(mesh):
-            forward = jax.jit(loss).lower(x).compile().as_text()
-            backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
-        rows = 7 if mode == "wrap" else 6  # wrap: one more row, across the domain's edge
-        assert received_bytes(forward) == rows * 96, mode
-        assert received_bytes(backward) == 2 * rows * 96, mode
-        assert kinds(forward) == kinds(backward) == {"collective-permute"}
+    with jax.set_mesh(mesh):
+        forward = jax.jit(loss).lower(x).compile().as_text()
+        backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    rows = 7 if mode == "wrap" else 6  # wrap: one more row, across the domain's edge
+    assert received_bytes(forward) == rows * 96
+    assert received_bytes(backward) == 2 * rows * 96
+    assert kinds(forward) == kinds(backward) == {"collective-permute"}
 
 
+# Both axes padded, each split over one mesh axis; and an axis split over both.
+@pytest.mark.parametrize("spec", [P("y", "x"), P(("y", "x"), None)], ids=["each", "both"])
 @pytest.mark.parametrize("mode", ["reflect", "wrap"])
-def test_pad_on_a_two_dimensional_mesh(mode):
-    # Both axes padded, each split over one mesh axis; and an axis split over both.
-    mesh = jax.make_mesh((2, 4), ("y", "x"), axis_types=(AxisType.Auto,) * 2)
+def test_pad_on_a_two_dimensional_mesh(mode, spec):
+    mesh = cpu_mesh((2, 4), ("y", "x"))
     x_host = np.random.RandomState(0).randn(16, 32).astype(np.float32)
-    for spec in (P("y", "x"), P(("y", "x"), None)):
-        x = jax.device_put(x_host, NamedSharding(mesh, spec))
+    x = jax.device_put(x_host, NamedSharding(mesh, spec))
 
-        def f(x):
-            return jaxpad.pad(x, [3, 2], [1, 5], mode)
+    def f(x):
+        return jaxpad.pad(x, [3, 2], [1, 5], mode)
 
-        loss = loss_of(lambda x: jnp.sin(f(x)))
-        with jax.set_mesh(mesh):
-            out = jax.jit(f)(x)
-            grad = jax.jit(jax.grad(loss))(x)
-            hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
-        np.testing.assert_array_equal(out, numpy_pad(x_host, [3, 2], [1, 5], mode))
-        np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-6)
-        assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
+    loss = loss_of(lambda x: jnp.sin(f(x)))
+    with jax.set_mesh(mesh):
+        out = jax.jit(f)(x)
+        grad = jax.jit(jax.grad(loss))(x)
+        hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    np.testing.assert_array_equal(out, numpy_pad(x_host, [3, 2], [1, 5], mode))
+    np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-6)
+    assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
 
 
-def test_pad_wider_than_a_shard_interior_and_crop():
-    # Several hops (pads of 2.5 shards), a crop with a pad, interior padding.
+# Several hops (pads of 2.5 shards), a crop with a pad, interior padding.
+WIDE_CROP_INTERIOR = {
+    "wider-than-a-shard": lambda x: jaxpad.pad(x, [20, 0], [13, 0], "reflect"),
+    "crop-and-pad": lambda x: jaxpad.pad(x, [-3, 0], [5, 0], "wrap"),
+    "interior": lambda x: jaxpad.pad(x, [3, 0], [2, 0], interior=[1, 0]),
+}
+
+
+@pytest.mark.parametrize("case", WIDE_CROP_INTERIOR)
+def test_pad_wider_than_a_shard_interior_and_crop(case):
     mesh = mesh_of("auto")
     x_host = np.random.RandomState(1).randn(64, 6).astype(np.float32)
     x = jax.device_put(x_host, NamedSharding(mesh, P("x")))
-    cases = [
-        (lambda x: jaxpad.pad(x, [20, 0], [13, 0], "reflect"), {"collective-permute"}),
-        (lambda x: jaxpad.pad(x, [-3, 0], [5, 0], "wrap"), {"collective-permute"}),
-        (lambda x: jaxpad.pad(x, [3, 0], [2, 0], interior=[1, 0]), {"collective-permute"}),
-    ]
-    for f, allowed in cases:
-        loss = loss_of(lambda x, f=f: jnp.sin(f(x)))
-        with jax.set_mesh(mesh):
-            out = jax.jit(f)(x)
-            grad = jax.jit(jax.grad(loss))(x)
-            hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
-        np.testing.assert_array_equal(out, f(x_host))
-        np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-6)
-        assert kinds(hlo) <= allowed, kinds(hlo)
+    f = WIDE_CROP_INTERIOR[case]
+    loss = loss_of(lambda x: jnp.sin(f(x)))
+    with jax.set_mesh(mesh):
+        out = jax.jit(f)(x)
+        grad = jax.jit(jax.grad(loss))(x)
+        hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
+    np.testing.assert_array_equal(out, f(x_host))
+    np.testing.assert_allclose(grad, jax.grad(loss)(x_host), rtol=1e-6)
+    assert kinds(hlo) <= {"collective-permute"}, kinds(hlo)
 
 
 def test_second_order_and_vmap_of_a_sharded_pad():
@@ -321,6 +323,7 @@ def test_pad_along_an_unsharded_axis_moves_nothing(kind, mode):
 @pytest.mark.parametrize("kind", AXIS_TYPES)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sharded_axis", [0, 1])
+@pytest.mark.subsample(0.4)
 def test_dynamic_pad(kind, mode, sharded_axis):
     mesh = mesh_of(kind)
     x_host = np.arange(64 * 8, dtype=np.float32).reshape(64, 8)
@@ -401,7 +404,7 @@ def test_dynamic_pad_with_max_pad_moves_a_halo(case, mode):
 
 def test_dynamic_pad_batched_offsets_on_a_two_dimensional_mesh():
     # vmap: one offset per example; the batch axis split over "y", the padded over "x".
-    mesh = jax.make_mesh((2, 4), ("y", "x"), axis_types=(AxisType.Auto,) * 2)
+    mesh = cpu_mesh((2, 4), ("y", "x"))
     x_host = np.random.RandomState(4).randn(4, 32, 3).astype(np.float32)
     offsets = np.array([2, -3, 0, 5], np.int32)
     x = jax.device_put(x_host, NamedSharding(mesh, P("y", "x", None)))
@@ -522,6 +525,7 @@ def test_per_side_modes_on_the_issue_case_move_rows_not_the_array(mode):
 @pytest.mark.parametrize(
     "mode", ["reflect", "wrap", (("dirichlet", "symmetric_odd"), "constant")], ids=str
 )
+@pytest.mark.subsample(0.5)
 def test_sharded_inputs_plan_the_exchange_with_or_without_a_mesh_in_context(mode, kind, in_context):
     mesh = mesh_of(kind)
     host = np.random.default_rng(1).random((64, 16)).astype(np.float32)
@@ -552,8 +556,9 @@ def test_sharded_inputs_plan_the_exchange_with_or_without_a_mesh_in_context(mode
         assert received_bytes(text) <= factor * (2 * bound + edge_rows), received_bytes(text)
 
 
+@pytest.mark.parametrize("which", ["forward", "backward"])
 @pytest.mark.parametrize("kind", AXIS_TYPES)
-def test_export_for_devices_not_at_hand_takes_the_plain_lowering(kind):
+def test_export_for_devices_not_at_hand_takes_the_plain_lowering(kind, which):
     # A mesh built without devices (jax.sharding.AbstractMesh) lowers with none, which
     # a custom_partitioning op cannot: the pad keeps the plain lowering, in context
     # (use_abstract_mesh) or in the argument's sharding.
@@ -563,10 +568,10 @@ def test_export_for_devices_not_at_hand_takes_the_plain_lowering(kind):
     def f(x):
         return jaxpad.pad(x, [3, 0], [3, 0], "reflect")
 
-    for fn in (f, jax.grad(loss_of(f))):
-        with jax.sharding.use_abstract_mesh(mesh):
-            in_context = jax.export.export(jax.jit(fn), platforms=("cpu", "cuda"))(arg)
-        in_argument = jax.export.export(jax.jit(fn), platforms=("cpu", "cuda"))(arg)
-        for exported in (in_context, in_argument):
-            assert "custom_call" not in exported.mlir_module()
-            assert exported.nr_devices == 8
+    fn = f if which == "forward" else jax.grad(loss_of(f))
+    with jax.sharding.use_abstract_mesh(mesh):
+        in_context = jax.export.export(jax.jit(fn), platforms=("cpu", "cuda"))(arg)
+    in_argument = jax.export.export(jax.jit(fn), platforms=("cpu", "cuda"))(arg)
+    for exported in (in_context, in_argument):
+        assert "custom_call" not in exported.mlir_module()
+        assert exported.nr_devices == 8

@@ -1,8 +1,8 @@
-"""halo_pad checks on 8 simulated CPU devices.
+"""halo_pad inside shard_map on 8 simulated CPU devices.
 
-Not collected by the main suite (the device count is fixed when JAX starts):
-``tests/test_halo.py`` runs this module with pytest in a separate process with
-``XLA_FLAGS=--xla_force_host_platform_device_count=8``.
+tests/conftest.py gives the CPU backend 8 devices before JAX starts; the meshes are
+built from CPU devices whatever the default backend (these tests read compiled XLA:CPU
+programs). Bad inputs and a vmap stand-in for the mesh are in tests/test_halo.py.
 
 The oracle: ``numpy.pad`` of the global array, cut into the devices' blocks, each
 with its halo; gradients against ``jax.grad`` of ``jnp.pad`` cut the same way.
@@ -24,19 +24,17 @@ from jax.test_util import check_grads
 import jaxpad
 from jaxpad._halo import halo_pad
 from tests.cases import MODES
+from tests.devices import cpu_mesh
 from tests.oracles import numpy_pad
+
+pytestmark = pytest.mark.usefixtures("eight_cpu_devices")
 
 COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter")
 ITEMSIZE = {"f32": 4, "f64": 8, "bf16": 2, "f16": 2, "s32": 4, "pred": 1}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def eight_devices():
-    assert jax.device_count() == 8, "run with XLA_FLAGS=--xla_force_host_platform_device_count=8"
-
-
 def mesh_of(shape, names, kind=AxisType.Auto):
-    return jax.make_mesh(shape, names, axis_types=(kind,) * len(shape))
+    return cpu_mesh(shape, names, kind)
 
 
 # (mesh shape, mesh axis names, PartitionSpec of x, global shape). The spec's entries
