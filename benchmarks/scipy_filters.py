@@ -1,6 +1,7 @@
-"""jaxpad.scipy.ndimage against scipy.ndimage: jitted float32 filters, forward and VJP.
+"""jaxpad.scipy.ndimage against scipy.ndimage: jitted filters, forward and VJP.
 
     python -m benchmarks.scipy_filters [--rounds 7] [--only gaussian median ...]
+        [--dtypes float32 float64] [--no-3d]
 
 Each row is one group timed in interleaved rounds (benchmarks/_timing.py), with
 glibc's default allocator: scipy's filter (single-threaded C), jaxpad's filter under
@@ -8,6 +9,7 @@ glibc's default allocator: scipy's filter (single-threaded C), jaxpad's filter u
 linear filters the same filter written as ``jnp.pad`` then one ``lax.conv`` per axis,
 and the VJP of jaxpad's filter (the cotangent given, the pullback timed). The results
 are checked against scipy before anything is timed. Ratios are times over scipy's.
+float64 runs with ``jax.enable_x64``; scipy computes in float64 for both.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def _conv_reference(x, passes):
         y = jnp.pad(y, pads, mode="symmetric")
         shape = [1] * x.ndim
         shape[axis] = len(w)
-        kernel = jnp.asarray(np.asarray(w, np.float32).reshape(1, 1, *shape))
+        kernel = jnp.asarray(np.asarray(w, x.dtype).reshape(1, 1, *shape))
         y = lax.conv(y[None, None], kernel, (1,) * x.ndim, "VALID")[0, 0]
     return y
 
@@ -97,8 +99,8 @@ def cases(ndim):
     return out
 
 
-def run(shape, rounds, only):
-    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+def run(shape, rounds, only, dtype=np.float32):
+    x = np.random.default_rng(1).standard_normal(shape).astype(dtype)
     xj = jnp.asarray(x)
     rows = []
     for name, ours_scipy, ours_jax, passes in cases(len(shape)):
@@ -106,7 +108,7 @@ def run(shape, rounds, only):
             continue
         forward = jax.jit(ours_jax)
         control = jax.jit(lambda x, f=ours_jax: f(x))
-        ct = jnp.ones(shape, jnp.float32)
+        ct = jnp.ones(shape, x.dtype)
         vjp = jax.jit(lambda x, t, f=ours_jax: jax.vjp(f, x)[1](t)[0])
         want = ours_scipy(x)
         got = np.asarray(forward(xj))
@@ -136,16 +138,19 @@ def main():
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--only", nargs="*", default=[], help="names containing these words")
     parser.add_argument("--no-3d", action="store_true", help="skip the 128^3 cases")
+    parser.add_argument("--dtypes", nargs="*", default=["float32", "float64"])
     args = parser.parse_args()
-    print(f"{machine()}; {load()}; float32, scipy's default mode (reflect), jit")
-    for shape in [(1024, 1024)] + ([] if args.no_3d else [(128, 128, 128)]):
-        print(f"\n{'x'.join(map(str, shape))}\n")
-        print(
-            "| filter | scipy ms | jaxpad / scipy | control / jaxpad | VJP / scipy | "
-            "VJP / forward | jnp.pad + lax.conv / scipy |"
-        )
-        print("|---|---|---|---|---|---|---|")
-        run(shape, args.rounds, args.only)
+    print(f"{machine()}; {load()}; scipy's default mode (reflect), jit")
+    for dtype in args.dtypes:
+        for shape in [(1024, 1024)] + ([] if args.no_3d else [(128, 128, 128)]):
+            print(f"\n{dtype}, {'x'.join(map(str, shape))} ({load()})\n")
+            print(
+                "| filter | scipy ms | jaxpad / scipy | control / jaxpad | VJP / scipy | "
+                "VJP / forward | jnp.pad + lax.conv / scipy |"
+            )
+            print("|---|---|---|---|---|---|---|")
+            with jax.enable_x64(dtype == "float64"):
+                run(shape, args.rounds, args.only, np.dtype(dtype))
     print(f"\n{load()}")
 
 

@@ -1220,8 +1220,7 @@ ROWS = [
     Row(
         "jaxpad.scipy.ndimage.correlate",
         "a complex cval for a real input (a complex kernel)",
-        'jaxpad.scipy.ndimage.correlate(jnp.ones(3), np.array([1, 1j]), mode="constant", '
-        "cval=1j)",
+        'jaxpad.scipy.ndimage.correlate(jnp.ones(3), np.array([1, 1j]), mode="constant", cval=1j)',
         "ValueError",
         "jaxpad.scipy.ndimage.correlate: cval is complex but the input is real; got 1j.",
     ),

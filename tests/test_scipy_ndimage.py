@@ -13,6 +13,7 @@ import pytest
 from jax.test_util import check_grads
 
 from jaxpad.scipy import _ndimage, ndimage
+from tests.compat import enable_x64
 
 sn = pytest.importorskip("scipy.ndimage")
 
@@ -49,7 +50,7 @@ PAD_MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
 @pytest.fixture(autouse=True)
 def _x64():
     # scipy computes in float64; so do these tests, to compare to 1e-10.
-    with jax.enable_x64(True):
+    with enable_x64(True):
         yield
 
 
@@ -391,7 +392,7 @@ def test_dtypes_and_output(dtype):
 def test_float32_without_x64():
     rng = np.random.default_rng(9)
     x = rng.standard_normal((16, 12)).astype(np.float32)
-    with jax.enable_x64(False):
+    with enable_x64(False):
         got = jn.gaussian_filter(x, 2.0, mode="mirror")
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, sn.gaussian_filter(x, 2.0, mode="mirror"), atol=2e-6)
@@ -526,3 +527,163 @@ def test_gradients_nonlinear():
 def test_output_array_rejected():
     with pytest.raises(TypeError, match=r"^jaxpad\.scipy\.ndimage\.gaussian_filter: output"):
         jn.gaussian_filter(np.ones(3), 1.0, output=np.zeros(3))
+
+
+# Each mode compiles many filters (5-13 s): the default run takes two of them.
+@pytest.mark.subsample(2, cover=[])
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_max_gradient_tie_goes_first_row_major_as_reduce_window(mode):
+    # Ties everywhere (a few integer values): the gradient of each output goes to the
+    # first element of its window, in row-major order, equal to it, as
+    # lax.reduce_window's (select_and_scatter_add with >=) does. The oracle: the same
+    # filter as jnp.pad (scipy's mode) then lax.reduce_window.
+    rng = np.random.default_rng(21)
+    x = rng.integers(0, 3, (6, 7)).astype(np.float64)
+    ct = rng.standard_normal((6, 7))
+    np_mode = {"reflect": "symmetric", "constant": "constant", "nearest": "edge",
+               "mirror": "reflect", "wrap": "wrap"}[mode]  # fmt: skip
+    for minimum, size in itertools.product((False, True), ((3, 3), (2, 4), (1, 3))):
+        init, op = (np.inf, jax.lax.min) if minimum else (-np.inf, jax.lax.max)
+
+        def oracle(x, size=size, init=init, op=op):
+            lo = [s // 2 for s in size]
+            xp = jnp.pad(x, [(a, s - 1 - a) for a, s in zip(lo, size)], mode=np_mode)
+            return jax.lax.reduce_window(xp, init, op, size, (1, 1), "VALID")
+
+        name = "minimum_filter" if minimum else "maximum_filter"
+
+        def ours(x, size=size, name=name):
+            return getattr(ndimage, name)(x, size, mode=mode)
+
+        np.testing.assert_array_equal(jax.jit(ours)(x), oracle(x))
+        want = jax.vjp(oracle, x)[1](ct)[0]
+        got = jax.jit(lambda x, t, f=ours: jax.vjp(f, x)[1](t)[0])(x, ct)
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)
+        # A footprint (all True) takes the one-pass form; the same rule.
+        fp = np.ones(size, bool)
+        got_fp = jax.jit(
+            lambda x, t, name=name, fp=fp: jax.vjp(
+                lambda x: getattr(ndimage, name)(x, footprint=fp, mode=mode), x
+            )[1](t)[0]
+        )(x, ct)
+        np.testing.assert_allclose(got_fp, want, rtol=1e-13, atol=1e-13)
+
+
+# Each mode compiles many filters (5-13 s): the default run takes two of them.
+@pytest.mark.subsample(2, cover=[])
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_rank_gradient_one_hot_on_an_equal_element(mode):
+    # With ties, each output's gradient is one-hot, on an element of its window equal
+    # to the output: the first such in row-major order (the finite differences of
+    # check_grads cannot see a tie; the one-hot Jacobian rows can).
+    rng = np.random.default_rng(22)
+    x = rng.integers(0, 3, (5, 4)).astype(np.float64)
+    fp = np.array([[1, 0, 1], [1, 1, 0]], bool)
+    for f in (
+        lambda x: ndimage.median_filter(x, 3, mode=mode, cval=1.0),
+        lambda x: ndimage.rank_filter(x, 1, footprint=fp, mode=mode, cval=1.0),
+        lambda x: ndimage.percentile_filter(x, 70, size=(2, 3), mode=mode, cval=1.0),
+        lambda x: ndimage.minimum_filter(x, footprint=fp, mode=mode, cval=1.0),
+    ):
+        y = np.asarray(jax.jit(f)(x)).ravel()
+        jac = np.asarray(jax.jit(jax.jacrev(f))(x)).reshape(20, 20)
+        fwd = np.asarray(jax.jit(jax.jacfwd(f))(x)).reshape(20, 20)
+        np.testing.assert_array_equal(jac, fwd)
+        for row, value in zip(jac, y):
+            # In constant mode an output may come from cval (a zero row).
+            assert row.sum() in (0.0, 1.0) and set(np.unique(row)) <= {0.0, 1.0}
+            if row.sum() == 1:
+                assert x.ravel()[row.argmax()] == value
+            else:
+                assert mode == "constant" and value == 1.0
+
+
+def test_selection_gradients_under_vmap_and_in_cval():
+    rng = np.random.default_rng(23)
+    xs = rng.standard_normal((3, 5, 6))
+    cvals = np.array([5.0, -5.0, 0.1])
+
+    def f(x, c):
+        return jnp.sum(
+            ndimage.maximum_filter(x, (3, 2), mode="constant", cval=c) ** 2
+            + ndimage.median_filter(x, 3, mode="constant", cval=c)
+        )
+
+    grad = jax.jit(jax.grad(f, argnums=(0, 1)))
+    for batched_cval in (False, True):
+        c_axis = 0 if batched_cval else None
+        cs = cvals if batched_cval else cvals[0]
+        got = jax.jit(jax.vmap(jax.grad(f, argnums=(0, 1)), in_axes=(0, c_axis)))(xs, cs)
+        want = [grad(x, cvals[i] if batched_cval else cvals[0]) for i, x in enumerate(xs)]
+        np.testing.assert_allclose(got[0], np.stack([w[0] for w in want]), rtol=1e-12)
+        np.testing.assert_allclose(got[1], np.stack([w[1] for w in want]), rtol=1e-12)
+    # A large cval is the maximum on the boundary: the value's gradient is the sum of
+    # those outputs' cotangents (2 * y summed over the outputs equal to cval) plus the
+    # median's outputs equal to cval.
+    x = xs[0]
+    y_max = np.asarray(jax.jit(lambda x: ndimage.maximum_filter(x, (3, 2), mode="constant",
+                                                             cval=5.0))(x))  # fmt: skip
+    y_med = np.asarray(jax.jit(lambda x: ndimage.median_filter(x, 3, mode="constant",
+                                                            cval=5.0))(x))  # fmt: skip
+    want_c = 2 * y_max[y_max == 5.0].sum() + (y_med == 5.0).sum()
+    np.testing.assert_allclose(grad(x, 5.0)[1], want_c, rtol=1e-12)
+
+
+def test_linear_gradients_batched_cval():
+    # padded_taps batched in its pad value takes the composition (jaxpad.pad, taps).
+    rng = np.random.default_rng(24)
+    xs = rng.standard_normal((2, 4, 5))
+    cs = np.array([0.5, -2.0])
+
+    def f(x, c):
+        return ndimage.correlate(x, np.arange(6.0).reshape(2, 3), mode="constant", cval=c)
+
+    got = jax.jit(jax.vmap(f))(xs, cs)
+    for x, c, g in zip(xs, cs, got):
+        np.testing.assert_allclose(
+            g,
+            sn.correlate(x, np.arange(6.0).reshape(2, 3), mode="constant", cval=c),
+            rtol=1e-12,
+        )
+    check_grads(jax.vmap(f), (xs, cs), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+
+
+@pytest.mark.parametrize("order", [0, 1, 2, 3])
+def test_traced_sigma(order):
+    # A traced sigma with a static radius: the kernel is built in the program with
+    # scipy's formula; values against scipy, d/dsigma against scipy's finite difference.
+    rng = np.random.default_rng(25)
+    x = rng.standard_normal((6, 7))
+    ct = rng.standard_normal((6, 7))
+
+    def ours(s):
+        return ndimage.gaussian_filter(x, (s, 0.8 * s), order=(order, 0), radius=3,
+                                       mode=("wrap", "reflect"))  # fmt: skip
+
+    def theirs(s):
+        return sn.gaussian_filter(x, (s, 0.8 * s), order=(order, 0), radius=3,
+                                  mode=("wrap", "reflect"))  # fmt: skip
+
+    np.testing.assert_allclose(jax.jit(ours)(1.3), theirs(1.3), rtol=1e-12, atol=1e-12)
+    got = jax.jit(jax.grad(lambda s: jnp.sum(ours(s) * ct)))(1.3)
+    h = 1e-6
+    want = (np.sum(theirs(1.3 + h) * ct) - np.sum(theirs(1.3 - h) * ct)) / (2 * h)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    # The other Gaussians take it too.
+    np.testing.assert_allclose(
+        jax.jit(lambda s: ndimage.gaussian_laplace(x, s, radius=2))(1.1),
+        sn.gaussian_laplace(x, 1.1, radius=2),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        jax.jit(lambda s: ndimage.gaussian_filter1d(x, s, 0, order, radius=4))(0.9),
+        sn.gaussian_filter1d(x, 0.9, 0, order, radius=4),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+
+
+def test_traced_sigma_needs_a_radius():
+    with pytest.raises(TypeError, match=r"^jaxpad\.scipy\.ndimage\.gaussian_filter: sigma is "):
+        jax.jit(lambda s: ndimage.gaussian_filter(np.ones((3, 3)), s))(1.0)

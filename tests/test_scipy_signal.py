@@ -8,6 +8,7 @@ import pytest
 from jax.test_util import check_grads
 
 from jaxpad.scipy import signal
+from tests.compat import enable_x64
 
 ss = pytest.importorskip("scipy.signal")
 
@@ -16,7 +17,7 @@ BOUNDARIES = ["fill", "wrap", "symm"]
 
 @pytest.fixture(autouse=True)
 def _x64():
-    with jax.enable_x64(True):
+    with enable_x64(True):
         yield
 
 

@@ -16,6 +16,7 @@ and cast after each pass, so integer outputs truncate as scipy's do.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -24,9 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-import jaxpad
 from jaxpad import modes as _modes
-from jaxpad.scipy._taps import taps
+from jaxpad.scipy._taps import padded, padded_select, padded_taps
 
 _PREFIX = "jaxpad.scipy.ndimage."
 _SCIPY_MODES = (
@@ -58,6 +58,8 @@ def _describe(value: Any) -> str:
 def _input(fn: str, x: Any, *, complex_ok: bool = True) -> jax.Array:
     if isinstance(x, (str, bytes)) or x is None:
         raise TypeError(f"{fn}: input must be a numeric array; got {x!r}.")
+    if isinstance(x, np.ndarray) and not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))  # JAX takes native byte order only
     try:
         x = jnp.asarray(x)
     except TypeError as error:
@@ -92,9 +94,26 @@ def _output_dtype(fn: str, output: Any, x_dtype: Any) -> np.dtype:
     return np.dtype(jax.dtypes.canonicalize_dtype(dtype))
 
 
+def _complex_output(fn: str, output: Any, out_dtype: np.dtype, complex_in: bool) -> np.dtype:
+    """A complex input or kernel makes the output complex; a real output dtype given
+    for it is promoted with scipy's warning."""
+    if not complex_in or np.issubdtype(out_dtype, np.complexfloating):
+        return out_dtype
+    if output is not None:
+        warnings.warn(
+            f"{fn}: promoting specified output dtype to complex (the input or the "
+            f"weights are complex); got output={np.dtype(out_dtype).name}.",
+            UserWarning,
+            stacklevel=4,
+        )
+    return np.dtype(jnp.promote_types(out_dtype, np.complex64))
+
+
 def _axis(fn: str, axis: Any, ndim: int, name: str = "axis") -> int:
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
-        raise TypeError(f"{fn}: {name} must be an int; got {axis!r}.")
+        raise TypeError(
+            f"{fn}: {name} must be an int; got {axis!r}, which cannot be interpreted as an integer."
+        )
     axis = int(axis)
     if not -ndim <= axis < ndim:
         raise ValueError(f"{fn}: {name}={axis} is out of range for an input with ndim={ndim}.")
@@ -195,18 +214,8 @@ def _cast(x: jax.Array, dtype: np.dtype) -> jax.Array:
 
 
 def _pad(x: jax.Array, begins: Sequence[int], ends: Sequence[int], modes: Sequence[str], cval):
-    """jaxpad.pad with one mode per axis; axes without a pad take a padded axis' mode,
-    so that one mode for all stays one string (the fast path)."""
-    padded = [m for m, b, e in zip(modes, begins, ends) if b or e]
-    if not padded:
-        return x
-    if 0 in x.shape:  # the filter's output is empty too; no mode can read an empty axis
-        return jnp.zeros([n + b + e for n, b, e in zip(x.shape, begins, ends)], x.dtype)
-    fill = padded[0]
-    per_axis = tuple(m if (b or e) else fill for m, b, e in zip(modes, begins, ends))
-    mode: Any = per_axis[0] if len(set(per_axis)) == 1 else per_axis
-    pad_value = cval if "constant" in per_axis else None
-    return jaxpad.pad(x, list(begins), list(ends), mode, pad_value)
+    """jaxpad.pad with one mode per axis (``padded``)."""
+    return padded(x, cval, begins, ends, modes)
 
 
 def _window(xp: jax.Array, starts: Sequence[int], shape: Sequence[int]) -> jax.Array:
@@ -217,11 +226,25 @@ def _correlate_nd(x, weights: np.ndarray, origins, modes, cval, dtype) -> jax.Ar
     """Correlates ``x`` (already of the compute dtype) with ``weights`` of x.ndim dims."""
     begins = [n // 2 + o for n, o in zip(weights.shape, origins)]
     ends = [n - 1 - b for n, b in zip(weights.shape, begins)]
-    xp = _pad(x, begins, ends, modes, cval)
-    return taps(xp, weights, x.shape)
+    return padded_taps(x, cval, weights, begins, ends, modes)
 
 
-def _correlate_axis(x, weights: np.ndarray, axis: int, mode: str, cval, origin: int, dtype):
+def _correlate_axis(x, weights, axis: int, mode: str, cval, origin: int, dtype):
+    if isinstance(weights, jax.Array):
+        # Weights computed in the program (a traced sigma): the same sum of slices,
+        # in jnp (its gradient in x is JAX's transpose of each slice, not the taps').
+        size = weights.shape[0]
+        begins = [0] * x.ndim
+        ends = [0] * x.ndim
+        begins[axis] = size // 2 + origin
+        ends[axis] = size - 1 - begins[axis]
+        xp = _pad(x, begins, ends, [mode] * x.ndim, cval)
+        n = x.shape[axis]
+        acc = None
+        for k in range(size):
+            term = weights[k].astype(dtype) * lax.slice_in_dim(xp, k, k + n, axis=axis)
+            acc = term if acc is None else acc + term
+        return acc
     shape = [1] * x.ndim
     shape[axis] = weights.size
     origins = [0] * x.ndim
@@ -298,9 +321,9 @@ def _correlate1d(fn, x, w, axis, output, mode, cval, origin):
     origin = _origin(fn, origin, w.size)
     jmode = _mode(fn, mode)
     complex_in = jnp.issubdtype(x.dtype, jnp.complexfloating) or np.iscomplexobj(w)
-    cval = _cval(fn, cval, complex_in)
-    if complex_in and not np.issubdtype(out_dtype, np.complexfloating):
-        out_dtype = np.dtype(jnp.promote_types(out_dtype, np.complex64))
+    # scipy: a complex cval needs a complex input (a complex kernel is not enough).
+    cval = _cval(fn, cval, jnp.issubdtype(x.dtype, jnp.complexfloating))
+    out_dtype = _complex_output(fn, output, out_dtype, complex_in)
     dtype = _float_dtype(x.dtype, out_dtype, w.dtype)
     y = _correlate_axis(x.astype(dtype), w, axis, jmode, cval, origin, dtype)
     return _cast(y, out_dtype)
@@ -360,9 +383,9 @@ def _correlate_or_convolve(fn, input, weights, output, mode, cval, origin, axes,
         w = np.conj(w)
     out_dtype = _output_dtype(fn, output, x.dtype)
     complex_in = jnp.issubdtype(x.dtype, jnp.complexfloating) or np.iscomplexobj(w)
-    cval = _cval(fn, cval, complex_in)
-    if complex_in and not np.issubdtype(out_dtype, np.complexfloating):
-        out_dtype = np.dtype(jnp.promote_types(out_dtype, np.complex64))
+    # scipy: a complex cval needs a complex input (a complex kernel is not enough).
+    cval = _cval(fn, cval, jnp.issubdtype(x.dtype, jnp.complexfloating))
+    out_dtype = _complex_output(fn, output, out_dtype, complex_in)
     dtype = _float_dtype(x.dtype, out_dtype, w.dtype)
     y = _correlate_nd(x.astype(dtype), w, origins, modes, cval, dtype)
     return _cast(y, out_dtype)
@@ -455,8 +478,7 @@ def _separable(fn, x, passes, out_dtype, cval):
     if not passes:
         return _cast(x, out_dtype)
     complex_in = jnp.issubdtype(x.dtype, jnp.complexfloating)
-    if complex_in and not np.issubdtype(out_dtype, np.complexfloating):
-        out_dtype = np.dtype(jnp.promote_types(out_dtype, np.complex64))
+    out_dtype = _complex_output(fn, None, out_dtype, complex_in)
     dtype = _float_dtype(x.dtype, out_dtype)
     y = x
     for axis, w, jmode, origin in passes:
@@ -583,13 +605,16 @@ def _gaussian_kernel1d(sigma: float, order: int, radius: int) -> np.ndarray:
     return q * phi_x
 
 
-def _sigma(fn: str, sigma: Any, name: str = "sigma") -> float:
+def _sigma(fn: str, sigma: Any, name: str = "sigma") -> Any:
+    """sigma as a float, or as a traced scalar (its kernel is then built in the
+    program, over a static ``radius``)."""
     if isinstance(sigma, jax.core.Tracer):
-        raise TypeError(
-            f"{fn}: {name} must be a static number (it sets the kernel's length); got a "
-            "traced value. To differentiate with respect to sigma, build the weights "
-            "yourself and call correlate1d."
-        )
+        if sigma.ndim != 0 or not jnp.issubdtype(sigma.dtype, jnp.floating):
+            raise TypeError(
+                f"{fn}: a traced {name} must be a floating scalar; got a traced array of "
+                f"shape {sigma.shape} and dtype {sigma.dtype}."
+            )
+        return sigma
     if isinstance(sigma, (str, bytes, bool)) or sigma is None:
         raise TypeError(f"{fn}: {name} must be a number; got {sigma!r}.")
     try:
@@ -601,11 +626,36 @@ def _sigma(fn: str, sigma: Any, name: str = "sigma") -> float:
     return value
 
 
-def _gaussian_weights(fn, sigma, order, truncate, radius) -> np.ndarray:
+def _gaussian_kernel1d_traced(sigma, order: int, radius: int):
+    """_gaussian_kernel1d with sigma a traced scalar: the same formula in jnp."""
+    x = jnp.arange(-radius, radius + 1, dtype=sigma.dtype)
+    sigma2 = sigma * sigma
+    phi_x = jnp.exp(-0.5 / sigma2 * x**2)
+    phi_x = phi_x / phi_x.sum()
+    if order == 0:
+        return phi_x
+    exponent_range = np.arange(order + 1)
+    q = jnp.zeros(order + 1, sigma.dtype).at[0].set(1)
+    d = jnp.asarray(np.diag(exponent_range[1:], 1), sigma.dtype)
+    p = jnp.diag(jnp.ones(order, sigma.dtype) / -sigma2, -1)
+    q_deriv = d + p
+    for _ in range(order):
+        q = q_deriv @ q
+    q = (x[:, None] ** jnp.asarray(exponent_range, sigma.dtype)) @ q
+    return q * phi_x
+
+
+def _gaussian_weights(fn, sigma, order, truncate, radius) -> Any:
     order = _int(fn, "order", order)
     if order < 0:
         raise ValueError(f"{fn}: order must be non-negative; got {order}.")
+    traced = isinstance(sigma, jax.core.Tracer)
     if radius is None:
+        if traced:
+            raise TypeError(
+                f"{fn}: sigma is traced, so the kernel's length cannot come from "
+                f"truncate * sigma: pass a static radius (an int) as well; got radius=None."
+            )
         truncate = float(truncate)
         lw = int(truncate * sigma + 0.5)
         if lw < 0:
@@ -614,6 +664,8 @@ def _gaussian_weights(fn, sigma, order, truncate, radius) -> np.ndarray:
         if isinstance(radius, bool) or not isinstance(radius, numbers.Integral) or radius < 0:
             raise ValueError(f"{fn}: radius must be a non-negative int; got {radius!r}.")
         lw = int(radius)
+    if traced:
+        return _gaussian_kernel1d_traced(sigma, order, lw)[::-1]
     if sigma == 0:
         raise ValueError(f"{fn}: sigma must be positive; got {sigma!r}.")
     return _gaussian_kernel1d(sigma, order, lw)[::-1]
@@ -635,7 +687,8 @@ def gaussian_filter1d(
 
     Args:
       input: the array to filter.
-      sigma: the Gaussian's standard deviation (static, positive).
+      sigma: the Gaussian's standard deviation (positive); static, or traced when
+        ``radius`` is given.
       axis: the axis to filter along.
       order: 0 for a blur; 1, 2, 3 for the Gaussian's derivatives.
       output: None (the input's dtype) or a dtype.
@@ -671,7 +724,9 @@ def _gaussian_passes(fn, ndim, sigma, order, mode, truncate, radius, axes):
     radii = _per_axis(fn, "radius", radius, n)
     passes = []
     for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
-        if s > 1e-15:  # scipy skips an axis with sigma 0, whatever its order
+        # scipy skips an axis with sigma 0, whatever its order (a traced sigma is
+        # taken as positive).
+        if isinstance(s, jax.core.Tracer) or s > 1e-15:
             passes.append((ax, _gaussian_weights(fn, s, o, truncate, r), m, 0))
         else:
             _int(fn, "order", o)
@@ -694,8 +749,9 @@ def gaussian_filter(
 
     Args:
       input: the array to filter.
-      sigma: the standard deviation, one or one per filtered axis (static); an axis
-        with sigma 0 is not filtered.
+      sigma: the standard deviation, one or one per filtered axis; an axis with sigma
+        0 is not filtered. Static, or traced (and differentiable) when ``radius`` is
+        given: the kernel is then built in the program.
       order: 0 (blur) to 3 (third derivative), one or one per filtered axis.
       output: None (the input's dtype) or a dtype.
       mode: a ``scipy.ndimage`` boundary mode, or one per filtered axis.
@@ -1053,30 +1109,95 @@ def gaussian_gradient_magnitude(
 # ----------------------------------------------------------------------------------
 
 
+def _selection(x, cval, begins, ends, modes, offsets, select):
+    """``select(xp)`` of the padded ``x``, each output element one element of its
+    window (at ``offsets`` from it), differentiable in ``x`` and ``cval``.
+
+    The tangent of an output is the tangent of the first window element (in the order
+    of ``offsets``, row-major) equal to it: one ``padded_select``, whose transpose is
+    one gather over the window and the fold of the frame. The chain of
+    ``jnp.minimum``/``jnp.maximum`` it replaces transposes one select per element
+    of the chain (3.8-415x the forward in docs/scipy.md#performance)."""
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return select(_pad(x, begins, ends, modes, cval))
+    cval = jnp.asarray(cval, x.dtype)
+
+    @jax.custom_jvp
+    def filtered(x, cval):
+        return select(_pad(x, begins, ends, modes, cval))
+
+    @filtered.defjvp
+    def filtered_jvp(primals, tangents):
+        x, cval = primals
+        dx, dcval = tangents
+        # The filter over the output extended by (window - 1) each side, its index -1
+        # there (padded_select's layout): one more pad of x, rather than a pad of the
+        # index computation.
+        window = [max(o[ax] for o in offsets) + 1 for ax in range(x.ndim)]
+        xp = _pad(
+            x,
+            [b + w - 1 for b, w in zip(begins, window)],
+            [e + w - 1 for e, w in zip(ends, window)],
+            modes,
+            cval,
+        )
+        ext = select(xp)
+        index_dtype = np.int8 if len(offsets) < 127 else np.int32
+        index = jnp.full(ext.shape, -1, index_dtype)
+        nan = ext != ext
+        for k in reversed(range(len(offsets))):
+            view = _window(xp, offsets[k], ext.shape)
+            # The first offset whose element equals the output (a NaN: the first NaN).
+            hit = (view == ext) | (nan & (view != view))
+            index = jnp.where(hit, jnp.asarray(k, index_dtype), index)
+        inside = None
+        for ax, (w, n) in enumerate(zip(window, x.shape)):
+            if w > 1:
+                i = lax.broadcasted_iota(np.int32, ext.shape, ax)
+                here = (i >= w - 1) & (i < w - 1 + n)
+                inside = here if inside is None else inside & here
+        if inside is not None:
+            index = jnp.where(inside, index, jnp.asarray(-1, index_dtype))
+        y = _window(ext, [w - 1 for w in window], x.shape)
+        return y, padded_select(dx, dcval, index, offsets, begins, ends, modes)
+
+    return filtered(x, cval)
+
+
 def _extreme_axis(x, size: int, axis: int, jmode: str, cval, origin: int, minimum: bool):
     """min/max over a window of ``size`` along ``axis``: windows of 1, 2, 4, ... by
     doubling, then two overlapping power-of-two windows (log2(size) + 1 operations)."""
     op = jnp.minimum if minimum else jnp.maximum
     begin = size // 2 + origin
-    pads = [0] * x.ndim
+    begins = [0] * x.ndim
     ends = [0] * x.ndim
-    pads[axis] = begin
+    begins[axis] = begin
     ends[axis] = size - 1 - begin
-    y = _pad(x, pads, ends, [jmode] * x.ndim, cval)
-    width = 1
-    while 2 * width <= size:
-        n = y.shape[axis] - width
-        y = op(
-            lax.slice_in_dim(y, 0, n, axis=axis), lax.slice_in_dim(y, width, width + n, axis=axis)
-        )
-        width *= 2
-    n = x.shape[axis]
-    if width < size:
-        shift = size - width
-        y = op(
-            lax.slice_in_dim(y, 0, n, axis=axis), lax.slice_in_dim(y, shift, shift + n, axis=axis)
-        )
-    return y
+
+    def select(y):
+        width = 1
+        while 2 * width <= size:
+            m = y.shape[axis] - width
+            y = op(
+                lax.slice_in_dim(y, 0, m, axis=axis),
+                lax.slice_in_dim(y, width, width + m, axis=axis),
+            )
+            width *= 2
+        if width < size:
+            shift = size - width
+            m = y.shape[axis] - shift
+            y = op(
+                lax.slice_in_dim(y, 0, m, axis=axis),
+                lax.slice_in_dim(y, shift, shift + m, axis=axis),
+            )
+        return y
+
+    offsets = []
+    for k in range(size):
+        offset = [0] * x.ndim
+        offset[axis] = k
+        offsets.append(tuple(offset))
+    return _selection(x, cval, begins, ends, [jmode] * x.ndim, offsets, select)
 
 
 def _min_max1d(fn, input, size, axis, output, mode, cval, origin, minimum):
@@ -1214,11 +1335,18 @@ def _expand(fn, x_ndim, axes, fp, origin, mode, convolution=False):
     return fp, origins, modes
 
 
-def _views(x, fp, origins, modes, cval) -> list[jax.Array]:
+def _window_select(x, fp, origins, modes, cval, combine) -> jax.Array:
+    """``combine`` of the footprint's views of the padded ``x`` (in row-major order),
+    an output that is one of them element by element."""
     begins = [n // 2 + o for n, o in zip(fp.shape, origins)]
     ends = [n - 1 - b for n, b in zip(fp.shape, begins)]
-    xp = _pad(x, begins, ends, modes, cval)
-    return [_window(xp, index, x.shape) for index in np.ndindex(*fp.shape) if fp[index]]
+    offsets = [index for index in np.ndindex(*fp.shape) if fp[index]]
+
+    def select(xp):
+        shape = [n - w + 1 for n, w in zip(xp.shape, fp.shape)]
+        return combine([_window(xp, index, shape) for index in offsets])
+
+    return _selection(x, cval, begins, ends, modes, offsets, select)
 
 
 def _min_or_max(fn, input, size, footprint, output, mode, cval, origin, axes, minimum):
@@ -1231,18 +1359,28 @@ def _min_or_max(fn, input, size, footprint, output, mode, cval, origin, axes, mi
         assert sizes is not None
         origins = _per_axis(fn, "origin", origin, len(axes))
         modes = _modes_for(fn, mode, len(axes))
+        passes = [
+            (ax, s, m, _origin(fn, o, s))
+            for ax, s, o, m in zip(axes, sizes, origins, modes)
+            if s > 1  # scipy skips an axis of size 0 or 1
+        ]
+        # The last axis first: the gradient of the last pass picks the row, then the
+        # first pass the column within it, so a tie goes to the first element of the
+        # box in row-major order, as with a footprint (and lax.reduce_window).
         y = x
-        for ax, s, o, m in zip(axes, sizes, origins, modes):
-            if s > 1:  # scipy skips an axis of size 0 or 1
-                y = _extreme_axis(y, s, ax, m, cval, _origin(fn, o, s), minimum)
+        for ax, s, m, o in sorted(passes, reverse=True):
+            y = _extreme_axis(y, s, ax, m, cval, o, minimum)
         return _cast(y, out_dtype)
     fp, origins_all, modes_all = _expand(fn, x.ndim, axes, fp, origin, mode)
-    views = _views(x, fp, origins_all, modes_all, cval)
     op = jnp.minimum if minimum else jnp.maximum
-    y = views[0]
-    for v in views[1:]:
-        y = op(y, v)
-    return _cast(y, out_dtype)
+
+    def extreme(views):
+        y = views[0]
+        for v in views[1:]:
+            y = op(y, v)
+        return y
+
+    return _cast(_window_select(x, fp, origins_all, modes_all, cval, extreme), out_dtype)
 
 
 def minimum_filter(
@@ -1259,8 +1397,8 @@ def minimum_filter(
     """The minimum over a window, as ``scipy.ndimage.minimum_filter``.
 
     A box (``size``, or an all-True ``footprint``) runs as 1-D passes. The gradient
-    goes to the minimum through ``jnp.minimum``'s rule: where elements tie, their
-    cotangent is shared between them.
+    of each output goes to one element of its window: the first, in row-major order,
+    equal to the minimum (as ``lax.reduce_window``'s).
 
     Args:
       input: the array to filter (real).
@@ -1302,8 +1440,8 @@ def maximum_filter(
     """The maximum over a window, as ``scipy.ndimage.maximum_filter``.
 
     A box (``size``, or an all-True ``footprint``) runs as 1-D passes. The gradient
-    goes to the maximum through ``jnp.maximum``'s rule: where elements tie, their
-    cotangent is shared between them.
+    of each output goes to one element of its window: the first, in row-major order,
+    equal to the maximum (as ``lax.reduce_window``'s).
 
     Args:
       input: the array to filter (real).
@@ -1417,7 +1555,7 @@ def _rank(fn, input, rank, size, footprint, output, mode, cval, origin, axes, op
                 f"{fn}: rank={given} is outside the footprint's {count} elements "
                 f"(-{count} <= rank < {count})."
             )
-    y = _select(_views(x, fp, origins, modes, cval), rank)
+    y = _window_select(x, fp, origins, modes, cval, lambda views: _select(views, rank))
     return _cast(y, out_dtype)
 
 
@@ -1437,7 +1575,8 @@ def rank_filter(
 
     Windows of up to 49 elements use a selection network (the compare-exchanges of a
     sorting network that the wanted rank depends on; the 3x3 median is Paeth's 19);
-    larger ones sort the stacked views.
+    larger ones sort the stacked views.  The gradient of each output goes to one element
+    of its window: the first, in row-major order, equal to the output.
 
     Args:
       input: the array to filter (real).

@@ -8,8 +8,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxpad.scipy._ndimage import _describe, _pad
-from jaxpad.scipy._taps import taps
+from jaxpad.scipy._ndimage import _describe
+from jaxpad.scipy._taps import padded_taps
 
 _PREFIX = "jaxpad.scipy.signal."
 _MODES = ("full", "same", "valid")
@@ -78,14 +78,10 @@ def _conv2d(fn, x, w, mode, boundary, fillvalue, correlation=False):
     xc = x.astype(dtype)
     if jmode == "constant" and (min(begins) < 0 or min(ends) < 0):
         raise AssertionError("negative pad")
-    xp = _pad(
-        xc,
-        begins,
-        ends,
-        [jmode, jmode],
-        jnp.asarray(fillvalue).astype(dtype) if jmode == "constant" else None,
-    )
-    return taps(xp, flipped, out_shape).astype(dtype)
+    fill = jnp.asarray(fillvalue).astype(dtype) if jmode == "constant" else 0
+    out = padded_taps(xc, fill, flipped, begins, ends, [jmode, jmode])
+    assert out.shape == tuple(out_shape)
+    return out.astype(dtype)
 
 
 def _valid_larger_kernel(x, w):

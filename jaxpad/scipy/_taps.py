@@ -7,17 +7,27 @@ zero-padded cotangent with the reversed weights, which fuses the same way; left 
 JAX, the transpose of each slice is a zero pad of the whole array, and the sum of those
 pads before jaxpad's fold took 25-160x the forward's time for the Gaussians of
 docs/scipy.md (0.7-16x with this rule).
+
+The filters bind ``jaxpad_scipy_padded_taps`` (the pad and the taps as one primitive,
+so that its transpose can fold the pad's frame alone) and, for the tangents of the
+minimum, maximum and rank filters, ``jaxpad_scipy_padded_select`` (one element of
+each window, chosen by an index).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
+
+import jaxpad
 
 taps_p = Primitive("jaxpad_scipy_taps")
 
@@ -95,3 +105,340 @@ taps_p.def_abstract_eval(_abstract_eval)
 ad.deflinear2(taps_p, _transpose)
 batching.primitive_batchers[taps_p] = _batch
 mlir.register_lowering(taps_p, mlir.lower_fun(_impl, multiple_results=False))
+
+
+# ----------------------------------------------------------------------------------
+# Pad-then-combine primitives whose transpose folds only the frame
+# ----------------------------------------------------------------------------------
+#
+# The transpose of ``taps(jaxpad.pad(x))`` is jaxpad's fold of the transposed taps. XLA
+# fuses the two into one loop, and the fold's pads and reverses in that loop keep it
+# from vectorising: the loop then evaluates the whole transposed sum once per use, one
+# element at a time (gaussian sigma 4 at 1024x1024: 60-1000 ms against 3-8 ms forward,
+# docs/scipy.md#gradients; an optimization_barrier between them is dropped by XLA:CPU).
+# The primitives below keep the pad and the combination together, so that their
+# transpose can split the fold: the interior rows of each padded axis are the
+# transposed sum alone (one vectorised loop), and only the frame (the rows that the pad
+# wrote) goes through jaxpad's fold, on a small array, added into the edges in place.
+
+
+def padded(x, cval, begins: Sequence[int], ends: Sequence[int], modes: Sequence[str]):
+    """jaxpad.pad with one jaxpad mode per axis and ``cval`` for the constant ones.
+
+    Axes without a pad take a padded axis' mode, so one mode for all stays one string
+    (jaxpad's fast path)."""
+    on = [m for m, b, e in zip(modes, begins, ends) if b or e]
+    if not on:
+        return x
+    if 0 in x.shape:  # the filter's output is empty too; no mode can read an empty axis
+        return jnp.zeros([n + b + e for n, b, e in zip(x.shape, begins, ends)], x.dtype)
+    per_axis = tuple(m if (b or e) else on[0] for m, b, e in zip(modes, begins, ends))
+    mode: Any = per_axis[0] if len(set(per_axis)) == 1 else per_axis
+    value = cval if "constant" in per_axis else None
+    return jaxpad.pad(x, list(begins), list(ends), mode, value)
+
+
+def _fold_axis(block, shape, axis: int, b: int, a: int, mode: str, cval):
+    """The fold along ``axis`` of an array ``g`` of ``shape`` (its pad ``b`` before and
+    ``a`` after), given by ``block(start, stop)`` = g's rows [start, stop) along axis;
+    returns (the folded array, the cotangent of the constant mode's value)."""
+    n = shape[axis] - b - a
+    c = max(b, a) + 1
+
+    def pad_axis(s, value):
+        begins = [0] * len(shape)
+        ends = [0] * len(shape)
+        begins[axis], ends[axis] = b, a
+        return jaxpad.pad(s, begins, ends, mode, value if mode == "constant" else None)
+
+    value = jnp.zeros((), cval.dtype)
+    if min(b, a) < 0 or n < 2 * c:
+        # A crop, or a pad longer than half the axis (it may wrap more than once):
+        # the plain fold of the whole array.
+        g = block(0, shape[axis])
+        x_shape = list(shape)
+        x_shape[axis] = n
+        _, vjp = jax.vjp(pad_axis, jnp.zeros(x_shape, g.dtype), value)
+        return vjp(g)
+    # Each mode sends a pad row at most c rows into the axis from one end (the wrap to
+    # the other end), so a compressed axis of 2c rows folds the frame as the full axis
+    # does: its first c rows land in the first c, its last c in the last c.
+    lo, hi = block(0, b), block(b + n, b + n + a)
+    middle = list(shape)
+    middle[axis] = 2 * c
+    frame = jnp.concatenate([lo, jnp.zeros(middle, lo.dtype), hi], axis=axis)
+    _, vjp = jax.vjp(pad_axis, jnp.zeros(middle, lo.dtype), value)
+    folded, cval_ct = vjp(frame)
+    g = block(b, b + n)
+    for start, part in (
+        (0, lax.slice_in_dim(folded, 0, c, axis=axis)),
+        (n - c, lax.slice_in_dim(folded, c, 2 * c, axis=axis)),
+    ):
+        edge = lax.slice_in_dim(g, start, start + c, axis=axis) + part
+        g = lax.dynamic_update_slice_in_dim(g, edge, start, axis)
+    return g, cval_ct
+
+
+def _fold(block, shape, begins, ends, modes, cval):
+    """jaxpad's fold of every padded axis of an array of ``shape`` given blockwise by
+    ``block(axis, start, stop)``; the first padded axis reads ``block``, the others the
+    result so far."""
+    axes = [ax for ax in range(len(shape)) if begins[ax] or ends[ax]]
+    if not axes:
+        return block(None, 0, 0), jnp.zeros((), cval.dtype)
+    shape = list(shape)
+    g, cval_ct = _fold_axis(
+        lambda s, t: block(axes[0], s, t),
+        shape,
+        axes[0],
+        begins[axes[0]],
+        ends[axes[0]],
+        modes[axes[0]],
+        cval,
+    )
+    shape[axes[0]] = g.shape[axes[0]]
+    for ax in axes[1:]:
+        g, more = _fold_axis(
+            lambda s, t, g=g, ax=ax: lax.slice_in_dim(g, s, t, axis=ax),
+            shape,
+            ax,
+            begins[ax],
+            ends[ax],
+            modes[ax],
+            cval,
+        )
+        shape[ax] = g.shape[ax]
+        cval_ct = cval_ct + more
+    return g, cval_ct
+
+
+def _embed(x, value, pads):
+    """``lax.pad(x, value, pads)`` (no interior) as an update of a filled buffer: XLA
+    fuses x's producer into a dynamic-update-slice's update, a loop over x alone, where
+    in a pad it becomes a branch in every element's loop that keeps it from vectorising
+    (the max filter's VJP took 2-4x longer; docs/scipy.md#gradients)."""
+    shape = [n + lo + hi for n, (lo, hi, _) in zip(x.shape, pads)]
+    buffer = jnp.full(shape, value, x.dtype)
+    return lax.dynamic_update_slice(buffer, x, [lo for lo, _, _ in pads])
+
+
+def _zero_ct(x):
+    return ad.Zero(x.aval) if ad.is_undefined_primal(x) else None
+
+
+def _shape_of(x):
+    return x.aval.shape if ad.is_undefined_primal(x) else x.shape
+
+
+# padded_taps(x, cval) = taps(padded(x, cval), weights): linear in (x, cval) together.
+padded_taps_p = Primitive("jaxpad_scipy_padded_taps")
+
+
+def padded_taps(x, cval, weights: np.ndarray, begins, ends, modes):
+    """``taps(padded(x, cval, begins, ends, modes), weights, x.shape)``-like: the
+    correlation of the padded ``x`` with ``weights``, output of ``x``'s shape."""
+    out_shape = tuple(n + b + e - w + 1 for n, b, e, w in zip(x.shape, begins, ends, weights.shape))
+    return padded_taps_p.bind(
+        x,
+        jnp.asarray(cval, x.dtype),
+        weights=_key(weights),
+        begins=tuple(begins),
+        ends=tuple(ends),
+        modes=tuple(modes),
+        out_shape=out_shape,
+    )
+
+
+def _padded_taps_impl(x, cval, *, weights, begins, ends, modes, out_shape):
+    return _impl(padded(x, cval, begins, ends, modes), weights=weights, out_shape=out_shape)
+
+
+def _padded_taps_transpose(ct, x, cval, *, weights, begins, ends, modes, out_shape):
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
+    if type(ct) is ad.Zero:
+        return _zero_ct(x), _zero_ct(cval)
+    shape, entries = weights
+    e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
+    if 0 in x_shape:
+        return jnp.zeros(x_shape, ct.dtype), jnp.zeros((), cval_aval.dtype)
+    # e = the transposed taps over the padded domain: ct zero-padded by (size - 1),
+    # correlated with the reversed weights.
+    ct_padded = _embed(ct, 0, [(n - 1, n - 1, 0) for n in shape])
+    reversed_w = (
+        shape,
+        tuple((tuple(n - 1 - i for n, i in zip(shape, index)), w) for index, w in entries),
+    )
+
+    def block(axis, start, stop):
+        lo = [0] * ct.ndim
+        hi = list(ct_padded.shape)
+        out = list(e_shape)
+        if axis is not None:
+            lo[axis], hi[axis] = start, stop + shape[axis] - 1
+            out[axis] = stop - start
+        return taps_p.bind(lax.slice(ct_padded, lo, hi), weights=reversed_w, out_shape=tuple(out))
+
+    g, cval_ct = _fold(block, e_shape, begins, ends, modes, jnp.zeros((), cval_aval.dtype))
+    return (
+        g if ad.is_undefined_primal(x) else None,
+        cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
+    )
+
+
+def _padded_taps_batch(args, dims, *, weights, begins, ends, modes, out_shape):
+    x, cval = args
+    dx, dc = dims
+    if dc is not None:
+        # A batch of pad values: the composition, batched primitive by primitive.
+        fn = functools.partial(
+            _padded_taps_impl,
+            weights=weights,
+            begins=begins,
+            ends=ends,
+            modes=modes,
+            out_shape=out_shape,
+        )
+        return jax.vmap(fn, in_axes=(dx, dc))(x, cval), 0
+    x = jnp.moveaxis(x, dx, 0)
+    shape, entries = weights
+    return padded_taps_p.bind(
+        x,
+        cval,
+        weights=((1, *shape), tuple(((0, *i), w) for i, w in entries)),
+        begins=(0, *begins),
+        ends=(0, *ends),
+        modes=(modes[0], *modes),
+        out_shape=(x.shape[0], *out_shape),
+    ), 0
+
+
+padded_taps_p.def_impl(_padded_taps_impl)
+padded_taps_p.def_abstract_eval(
+    lambda x, cval, *, out_shape, **_: x.update(shape=out_shape, dtype=x.dtype)
+)
+ad.deflinear2(padded_taps_p, _padded_taps_transpose)
+batching.primitive_batchers[padded_taps_p] = _padded_taps_batch
+mlir.register_lowering(padded_taps_p, mlir.lower_fun(_padded_taps_impl, multiple_results=False))
+
+
+# padded_select(x, cval, index) reads, for each output element, one element of its
+# window in padded(x, cval): the window element ``offsets[index]``. It is the tangent
+# of a minimum, maximum or rank filter, whose index says which element was selected.
+# ``index`` covers the output extended by (window - 1) on each side, -1 there: the
+# transpose's gather reads it so, and padding it there instead would put its whole
+# computation (the filter again) in a pad's loop, which XLA:CPU does not vectorise (the
+# 3x3 median's VJP took 22x its forward so; XLA turns an update of a filled buffer
+# back into that pad).
+padded_select_p = Primitive("jaxpad_scipy_padded_select")
+
+
+def padded_select(x, cval, index, offsets, begins, ends, modes):
+    """out[i] = padded(x, cval)[i + offsets[index[i + window - 1]]] (0 where the index
+    is not one of the offsets')."""
+    return padded_select_p.bind(
+        x,
+        jnp.asarray(cval, x.dtype),
+        index,
+        offsets=tuple(map(tuple, offsets)),
+        begins=tuple(begins),
+        ends=tuple(ends),
+        modes=tuple(modes),
+    )
+
+
+def _select_geometry(x_shape, index_shape, begins, ends):
+    """(the padded shape, window - 1, the output shape) of a padded_select."""
+    e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
+    margin = [i - n for i, n in zip(index_shape, e_shape)]
+    out = [n - m for n, m in zip(e_shape, margin)]
+    return e_shape, margin, out
+
+
+def _padded_select_impl(x, cval, index, *, offsets, begins, ends, modes):
+    xp = padded(x, cval, begins, ends, modes)
+    _, margin, out_shape = _select_geometry(x.shape, index.shape, begins, ends)
+    index = lax.slice(index, margin, [m + n for m, n in zip(margin, out_shape)])
+    out = jnp.zeros(out_shape, x.dtype)
+    for k, offset in enumerate(offsets):
+        view = lax.slice(xp, offset, tuple(o + n for o, n in zip(offset, out_shape)))
+        out = jnp.where(index == k, view, out)
+    return out
+
+
+def _padded_select_jvp(primals, tangents, **params):
+    x, cval, index = primals
+    dx, dcval, _ = tangents
+    out = padded_select_p.bind(x, cval, index, **params)
+    dx = ad.instantiate_zeros(dx)
+    dcval = ad.instantiate_zeros(dcval)
+    return out, padded_select_p.bind(dx, dcval, index, **params)
+
+
+def _padded_select_transpose(ct, x, cval, index, *, offsets, begins, ends, modes):
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
+    if type(ct) is ad.Zero:
+        return _zero_ct(x), _zero_ct(cval), None
+    if 0 in x_shape or not offsets:
+        return jnp.zeros(x_shape, ct.dtype), jnp.zeros((), cval_aval.dtype), None
+    e_shape, margin, _ = _select_geometry(x_shape, index.shape, begins, ends)
+    # e[q] = sum_k [index[q - offsets[k]] == k] ct[q - offsets[k]]: ct padded by
+    # (window - 1) with zeros, as the index already is (with -1).
+    ct_padded = _embed(ct, 0, [(m, m, 0) for m in margin])
+    index_padded = index
+
+    def block(axis, start, stop):
+        out = list(e_shape)
+        base = [0] * ct.ndim
+        if axis is not None:
+            out[axis] = stop - start
+            base[axis] = start
+        acc = jnp.zeros(out, ct.dtype)
+        for k, offset in enumerate(offsets):
+            lo = [s + m - o for s, m, o in zip(base, margin, offset)]
+            hi = [s + n for s, n in zip(lo, out)]
+            acc = acc + jnp.where(
+                lax.slice(index_padded, lo, hi) == k, lax.slice(ct_padded, lo, hi), 0
+            )
+        return acc
+
+    g, cval_ct = _fold(block, e_shape, begins, ends, modes, jnp.zeros((), cval_aval.dtype))
+    return (
+        g if ad.is_undefined_primal(x) else None,
+        cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
+        None,
+    )
+
+
+def _padded_select_batch(args, dims, *, offsets, begins, ends, modes):
+    x, cval, index = args
+    dx, dc, di = dims
+    params = dict(offsets=offsets, begins=begins, ends=ends, modes=modes)
+    if dc is not None:
+        fn = functools.partial(_padded_select_impl, **params)
+        return jax.vmap(fn, in_axes=(dx, dc, di))(x, cval, index), 0
+    size = x.shape[dx] if dx is not None else index.shape[di]
+    x = batching.bdim_at_front(x, dx, size)
+    index = batching.bdim_at_front(index, di, size)
+    return padded_select_p.bind(
+        x,
+        cval,
+        index,
+        offsets=tuple((0, *o) for o in offsets),
+        begins=(0, *begins),
+        ends=(0, *ends),
+        modes=(modes[0], *modes),
+    ), 0
+
+
+padded_select_p.def_impl(_padded_select_impl)
+padded_select_p.def_abstract_eval(
+    lambda x, cval, index, *, begins, ends, **_: x.update(
+        shape=tuple(_select_geometry(x.shape, index.shape, begins, ends)[2]), dtype=x.dtype
+    )
+)
+ad.primitive_jvps[padded_select_p] = _padded_select_jvp
+ad.primitive_transposes[padded_select_p] = _padded_select_transpose
+batching.primitive_batchers[padded_select_p] = _padded_select_batch
+mlir.register_lowering(padded_select_p, mlir.lower_fun(_padded_select_impl, multiple_results=False))

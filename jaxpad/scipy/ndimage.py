@@ -3,8 +3,11 @@
 Replacing ``scipy.ndimage`` by ``jaxpad.scipy.ndimage`` gives the same numbers (to
 float32 rounding without x64), under ``jit``, ``vmap`` and ``grad``. The differences:
 ``output`` may be a dtype but not an array (JAX cannot write in place); ``weights``,
-``footprint``, ``size``, ``sigma``, ``origin`` and ``mode`` are static; ``mode`` may be a
-sequence (one per filtered axis) in every filter.
+``footprint``, ``size``, ``origin`` and ``mode`` are static; ``sigma`` is static unless
+``radius`` is given (then it may be traced and differentiated); ``mode`` may be a
+sequence (one per filtered axis) in every filter. The gradient of a minimum, maximum or
+rank filter goes to one element of each window: the first, in row-major order, equal
+to the output (as ``lax.reduce_window``'s).
 """
 
 from __future__ import annotations
