@@ -1,6 +1,6 @@
 """Padded convolutions against the zero-padded ``lax.conv`` of the same shape.
 
-    python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--layers] [--step]
+    python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--layers] [--blocks] [--step]
 
 Each row is one layer shape and pad mode. Its candidates run interleaved in one
 process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
@@ -21,8 +21,9 @@ comparison. ``--layers`` times Flax's and Equinox's own layers (REFLECT, CIRCULA
 REPLICATE) and a MobileNetV2 block (expand 1x1, depthwise 3x3, project 1x1) built of
 ``flax.nnx.Conv`` against the same built of jaxpad's layers, each as a ratio to the
 layer with zero padding (for the block, Flax's own: the ``original`` column is then
-a control). ``--step`` times a CycleGAN ResNet-generator training step with its
-convolutions padded as Flax's REFLECT, as ``jaxpad.nn.conv`` and with zeros.
+a control); ``--blocks`` times the MobileNetV2 blocks alone. ``--step`` times a
+CycleGAN ResNet-generator training step with its convolutions padded as Flax's
+REFLECT, as ``jaxpad.nn.conv`` and with zeros.
 """
 
 from __future__ import annotations
@@ -47,13 +48,16 @@ SWEEP = [
     ("2d 32ch 3x3", "NHWC", 8, (32, 32), 32, 32, 3, 1, 1, 1, "edge"),
     ("2d 128ch 3x3", "NHWC", 4, (32, 32), 128, 128, 3, 1, 1, 1, "symmetric"),
     ("2d 3->64 7x7", "NHWC", 4, (64, 64), 3, 64, 7, 1, 1, 1, "reflect"),
+    ("2d 3->32 3x3", "NHWC", 8, (64, 64), 3, 32, 3, 1, 1, 1, "wrap"),
     ("2d 64ch 3x3 NCHW", "NCHW", 8, (64, 64), 64, 64, 3, 1, 1, 1, "reflect"),
     ("2d 64ch 3x3 s2", "NHWC", 8, (64, 64), 64, 64, 3, 2, 1, 1, "reflect"),
     ("2d 256ch 1x1", "NHWC", 8, (16, 16), 256, 256, 1, 1, 1, 1, "reflect"),
+    ("2d 16->96 1x1", "NHWC", 8, (56, 56), 16, 96, 1, 1, 1, 1, "reflect"),
     ("2d 64ch 3x3 d2", "NHWC", 8, (32, 32), 64, 64, 3, 1, 2, 1, "reflect"),
     ("2d 64ch 3x3 VALID", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 1, "valid"),
     # XLA:CPU's grouped kernel gradient is slow (5.5 s at (8, 32, 32, 128)): kept small.
     ("2d grouped 16x4", "NHWC", 2, (16, 16), 64, 64, 3, 1, 1, 16, "reflect"),
+    ("2d grouped 8x8 NCHW", "NCHW", 2, (16, 16), 64, 64, 3, 1, 1, 8, "wrap"),
     ("2d dw 64 3x3", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 64, "reflect"),
     ("2d dw 64 3x3 zeros", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 64, "constant"),
     ("2d dw 256 5x5", "NHWC", 8, (16, 16), 256, 256, 5, 1, 1, 256, "wrap"),
@@ -65,7 +69,7 @@ SWEEP = [
     ("3d 16ch 3x3x3", "NDHWC", 2, (16, 16, 16), 16, 16, 3, 1, 1, 1, "reflect"),
 ]
 
-QUICK = [0, 5, 6, 9, 11, 14]
+QUICK = [0, 4, 7, 9, 12, 17]
 
 LAYOUTS = {
     "NHWC": ("NHWC", "HWIO", "NHWC"),
@@ -185,7 +189,7 @@ def summary(results):
         print("  worst five: " + ", ".join(f"{n} {v:.2f}" for n, v in worst))
 
 
-def _layer_rows(rounds):
+def _layer_rows(rounds, blocks_only=False):
     """Flax's and Equinox's layers against jaxpad's, and against the same layer with
     zero padding: forward, and a gradient step (w.r.t. parameters and input)."""
     import equinox as eqx
@@ -238,7 +242,7 @@ def _layer_rows(rounds):
 
     rows = []
     rng = np.random.default_rng(0)
-    for c in (32, 64):
+    for c in () if blocks_only else (32, 64):
         x = jnp.asarray(rng.standard_normal((8, 64, 64, c)), jnp.float32)
         for padding in ("REFLECT", "CIRCULAR"):
             fns = {
@@ -260,8 +264,8 @@ def _layer_rows(rounds):
                 ),
             }
             rows.append((f"equinox Conv2d {c}ch", mode, fns, xc))
-    for c in (16, 32):
-        x = jnp.asarray(rng.standard_normal((8, 56, 56, c)), jnp.float32)
+    for c, size in ((16, 56), (32, 56), (64, 28)):
+        x = jnp.asarray(rng.standard_normal((8, size, size, c)), jnp.float32)
         fns = {
             "zero": block_fns(mobilenet(nnx.Conv, c, nnx.Rngs(0))),
             "original": block_fns(mobilenet(nnx.Conv, c, nnx.Rngs(0))),
@@ -355,6 +359,7 @@ def main():
     parser.add_argument("--pinned", action="store_true", help="re-run with malloc pinned")
     parser.add_argument("--layers", action="store_true", help="Flax/Equinox layers only")
     parser.add_argument("--step", action="store_true", help="the ResNet generator step only")
+    parser.add_argument("--blocks", action="store_true", help="the MobileNetV2 blocks only")
     args = parser.parse_args()
     if args.pinned and allocator() != "pinned":
         os.execve(
@@ -363,9 +368,9 @@ def main():
             {**os.environ, **PINNED_MALLOC},
         )
     print(machine(), "|", allocator(), "malloc |", load())
-    if args.layers or args.step:
-        if args.layers:
-            _layer_rows(args.rounds)
+    if args.layers or args.step or args.blocks:
+        if args.layers or args.blocks:
+            _layer_rows(args.rounds, blocks_only=not args.layers)
         if args.step:
             _generator_step(args.rounds)
         print(load())

@@ -9,7 +9,9 @@ convolution, folded back by the transpose of ``jaxpad.pad`` in the same mode.
 The layer modules ``jaxpad.flax`` and ``jaxpad.equinox`` share the private helpers
 here (``check_pad_mode``, ``padded_conv``, ``folded_conv_transpose``). Every
 convolution is built by ``jaxpad._lowering.conv``, which picks its form per platform
-(on XLA:CPU: no all-zero-padded convolution, depthwise convolutions as shifted taps).
+(on XLA:CPU: no all-zero-padded convolution, depthwise and small-group convolutions as
+shifted taps, 1x1 convolutions as matrix products, derivatives of grouped and
+few-channel convolutions in a faster form than lax's transposes).
 """
 
 from __future__ import annotations

@@ -66,12 +66,14 @@ SHIFTED_MAX_TAPS_STRIDED = 25
 # XLA:CPU's convolution accumulates half precision in float32.
 _SHIFTED_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
-# Grouped convolutions the grouped taps take: at most this many input and output
-# channels per group and kernel taps. Set by the table "Grouped convolutions" in
-# docs/performance.md: 16 groups of 4 and 32 groups of 4 (3x3) measured 0.2-0.3x
-# forward and 0.01-0.02x gradient of lax's grouped conv; larger groups, kernels and
-# strides were not measured.
+# Grouped convolutions: at most this many input and output channels per group take
+# the block-diagonal tangent, and at most GROUPED_TAPS_MAX_GROUP_FEATURES input channels
+# per group (channels-last) and GROUPED_MAX_TAPS taps the grouped taps as the value. Set
+# by the table "Grouped convolutions" in docs/performance.md: lax's grouped gradient
+# took 50-100x the block-diagonal one's at 4 and 8 channels per group; the grouped taps'
+# value measured 0.2x lax's at 4 channels per group (NHWC) and 6.3x at 8 (NCHW).
 GROUPED_MAX_GROUP_FEATURES = 8
+GROUPED_TAPS_MAX_GROUP_FEATURES = 4
 GROUPED_MAX_TAPS = 9
 
 # Input channels at most this many (an image's stem) take the row-stacked tangent.
@@ -190,11 +192,18 @@ def plan_conv(
     ):
         return ConvPlan("shifted", reason="depthwise, at most 7x7 taps (strided: 5x5)")
     # Table "Grouped convolutions": XLA:CPU's grouped conv's gradient is 50-100x
-    # slower than the block-diagonal ungrouped one; the grouped taps' value is 0.2-0.3x
-    # of lax's. Measured with 4 channels per group, 3x3, stride 1.
+    # slower than the block-diagonal ungrouped one; the grouped taps' value is 0.2x of
+    # lax's with 4 channels per group in NHWC and lost in NCHW. Measured in 2-D at 3x3,
+    # stride 1.
     group_out = kernel_out // feature_group_count
+    # The forms that work channels-last were measured in NHWC only (NCHW would add two
+    # transposes).
+    channels_last = (
+        numbers.lhs_spec[1] == len(x_shape) - 1 and numbers.out_spec[1] == len(x_shape) - 1
+    )
     if (
         feature_group_count > 1
+        and spatial == 2
         and not depthwise
         and 2 <= kernel_in <= GROUPED_MAX_GROUP_FEATURES
         and group_out <= GROUPED_MAX_GROUP_FEATURES
@@ -203,25 +212,49 @@ def plan_conv(
         and elementwise
         and 1 < taps <= GROUPED_MAX_TAPS
     ):
+        if channels_last and kernel_in <= GROUPED_TAPS_MAX_GROUP_FEATURES:
+            return ConvPlan(
+                "grouped_taps",
+                reason="grouped, 2-4 channels per group, channels last, 3x3, stride 1",
+                tangent="block_diagonal",
+            )
         return ConvPlan(
-            "grouped_taps",
-            reason="grouped, at most 8 channels per group and 3x3 taps, stride 1",
+            "plain",
+            reason="grouped, at most 8 channels per group, 3x3, stride 1: lax's value",
             tangent="block_diagonal",
         )
     # Table "Pointwise convolutions": a 1x1 convolution as one matrix product measured
-    # 0.5-1.0x forward and 0.2-0.4x gradient of lax's 1x1 conv.
+    # 0.5-1.0x forward and 0.1-0.4x gradient of lax's 1x1 conv (NHWC, 2-D).
     if (
         taps == 1
+        and spatial == 2
+        and channels_last
         and feature_group_count == 1
         and undilated_input
         and not strided
         and dtype in _SHIFTED_DTYPES
     ):
-        return ConvPlan("matmul", reason="1x1, ungrouped, stride 1: a matrix product")
+        return ConvPlan("matmul", reason="1x1, ungrouped, stride 1, channels last")
     # Table "Padded convolutions": an all-zero padding is XLA:CPU's slow path for a
-    # window wider than 1 at stride 1 in 2-D and 3-D; at stride 2 and in 1-D
-    # (1.3x forward, 3x gradient at (16, 1024, 64)) the plain form won.
+    # window wider than 1 in 2-D and 3-D; in 1-D (1.3x forward, 3x gradient at
+    # (16, 1024, 64)) the plain form won.
     wide = [i for i, span in enumerate(spans) if span > 1]
+    # Table "Strided convolutions": strided, the extra zero won the value but not the
+    # derivatives, which stay the plain form's.
+    if (
+        wide
+        and spatial >= 2
+        and feature_group_count == 1
+        and undilated_input
+        and strided
+        and all(lo == 0 and hi == 0 for lo, hi in padding)
+    ):
+        return ConvPlan(
+            "pad_slice",
+            wide[0],
+            reason="2-D/3-D, ungrouped, strided, all-zero conv padding: derivatives plain",
+            tangent="plain",
+        )
     if (
         wide
         and spatial >= 2
@@ -235,6 +268,7 @@ def plan_conv(
         # features are not.
         if (
             spatial == 2
+            and channels_last
             and kernel_in <= ROWS_MAX_FEATURES
             and window[0] > 1
             and all(d == 1 for d in rhs_dilation)
@@ -243,7 +277,7 @@ def plan_conv(
             return ConvPlan(
                 "pad_slice",
                 wide[0],
-                reason="2-D, at most 4 input channels: value pad_slice, derivatives rows",
+                reason="2-D, at most 4 input channels, channels last: derivatives as rows",
                 tangent="rows",
             )
         return ConvPlan(
@@ -412,9 +446,14 @@ def _padded_conv(
         feature_group_count = 1
         window = [kernel.shape[a] for a in numbers.rhs_spec[2:]]
         wide = [i for i, k in enumerate(window) if k > 1]
+        # The ungrouped conv's own rule (table "Padded convolutions"): one extra zero
+        # where its padding would be all zero, 2-D and 3-D at stride 1.
         flat = all(p == (0, 0) for p in padding)
-        unit = all(s == 1 for s in strides) and not lhs_dilation
-        form, slice_axis = ("pad_slice", wide[0]) if wide and flat and unit else ("plain", None)
+        unit = all(s == 1 for s in strides) and all(d == 1 for d in lhs_dilation or ())
+        if wide and flat and unit and spatial >= 2:
+            form, slice_axis = "pad_slice", wide[0]
+        else:
+            form, slice_axis = "plain", None
     if form == "pad_slice":
         axis = slice_axis or 0
         padding = list(padding)
@@ -432,9 +471,12 @@ def _padded_conv(
         **conv_kwargs,
     )
     if form == "pad_slice":
-        # At stride 1 the extra zero adds exactly one output, the last.
-        out_axis = numbers.out_spec[2 + (slice_axis or 0)]
-        y = lax.slice_in_dim(y, 0, y.shape[out_axis] - 1, axis=out_axis)
+        # The extra zero adds at most one output, the last (at stride 1 always).
+        axis = slice_axis or 0
+        span = (dilation[axis] * (kernel.shape[numbers.rhs_spec[2 + axis]] - 1)) + 1
+        size = xp.shape[numbers.lhs_spec[2 + axis]] + sum(padding[axis]) - 1
+        out_axis = numbers.out_spec[2 + axis]
+        y = lax.slice_in_dim(y, 0, (size - span) // strides[axis] + 1, axis=out_axis)
     return y
 
 
