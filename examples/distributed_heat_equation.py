@@ -16,32 +16,49 @@ checks the state and the gradients against a single-device solver written with
 ``jaxpad.pad``, and reads from the compiled HLO how many bytes the devices exchange per
 step, against the halo's size.
 
+It runs as one process holding all 8 devices, or as several processes that share them
+(JAX's multi-controller runtime, as on several machines; docs/sharding.md, "Many
+machines"): ``--processes 2`` starts two local processes of 4 CPU devices each,
+joined by ``jax.distributed.initialize`` with gloo collectives. Every process runs
+this same program on the global arrays, holds only its own devices' blocks, and
+checks those against the single-device solver.
+
 Run: python examples/distributed_heat_equation.py [--boundary dirichlet|reflecting]
+         [--processes N]
+
+On real hosts, start one copy per host with the coordinator's address (any free port
+on process 0's host) and the process's index; each uses the devices it has, 8 in all
+for the 2 x 4 mesh:
+
+    python examples/distributed_heat_equation.py --coordinator HOST0:PORT \
+        --processes N --process-id I
+
+which calls ``jax.distributed.initialize(coordinator_address="HOST0:PORT",
+num_processes=N, process_id=I)`` before anything else touches JAX (on Cloud TPU and
+under SLURM, ``jax.distributed.initialize()`` with no arguments finds all three).
 """
 
 from __future__ import annotations
 
-import os
+import argparse
+import math
+import re
+import socket
+import subprocess
+import sys
+import time
 
-# 8 simulated CPU devices; must be set before JAX starts.
-_FLAG = "--xla_force_host_platform_device_count=8"
-os.environ["XLA_FLAGS"] = " ".join(filter(None, [os.environ.get("XLA_FLAGS"), _FLAG]))
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, NamedSharding
+from jax.sharding import PartitionSpec as P
 
-import argparse  # noqa: E402
-import math  # noqa: E402
-import re  # noqa: E402
-import time  # noqa: E402
-
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-from jax.sharding import AxisType, NamedSharding  # noqa: E402
-from jax.sharding import PartitionSpec as P  # noqa: E402
-
-import jaxpad  # noqa: E402
+import jaxpad
 
 SHAPE = (128, 256)
 MESH_SHAPE = (2, 4)
+DEVICES = math.prod(MESH_SHAPE)
 DT = 0.2  # dt / dx^2; with D <= 1 the explicit scheme is stable (D dt / dx^2 <= 1/4)
 STEPS = 100
 WALL_MODE = {"dirichlet": "constant", "reflecting": "symmetric"}
@@ -161,12 +178,32 @@ def initial_condition() -> np.ndarray:
     return u.astype(np.float32)
 
 
+def local_error(global_array: jax.Array, expected: np.ndarray) -> float:
+    """The largest difference between this process's blocks of ``global_array`` and the
+    same windows of ``expected``: each process reads only the blocks it holds."""
+    return max(
+        float(np.max(np.abs(np.asarray(shard.data) - expected[shard.index])))
+        for shard in global_array.addressable_shards
+    )
+
+
+def replicated_value(global_scalar: jax.Array) -> float:
+    """A scalar that every device holds (a reduction's result), read on this process."""
+    return float(global_scalar.addressable_data(0))
+
+
 def main(walls=("dirichlet", "reflecting")) -> dict:
-    mesh = jax.make_mesh(MESH_SHAPE, ("y", "x"), axis_types=(AxisType.Explicit,) * 2)
+    # Auto axes: shard_map needs nothing more, and the meshes work alike on every JAX
+    # release jaxpad supports.
+    mesh = jax.make_mesh(MESH_SHAPE, ("y", "x"), axis_types=(AxisType.Auto,) * 2)
     u0_host = initial_condition()
-    u0 = jax.device_put(u0_host, NamedSharding(mesh, P("y", "x")))
-    diffusivity = jnp.float32(0.8)
-    target = jnp.asarray(np.roll(u0_host, 5, axis=1) * 0.9)
+    # The global array, built from each process's data: every process computes the
+    # same initial condition and hands JAX only the blocks of its own devices.
+    sharding = NamedSharding(mesh, P("y", "x"))
+    u0 = jax.make_array_from_callback(SHAPE, sharding, lambda index: u0_host[index])
+    # NumPy operands of a jit are replicated on every device of every process.
+    diffusivity = np.float32(0.8)
+    target = np.roll(u0_host, 5, axis=1) * np.float32(0.9)
     results = {}
     for wall in walls:
         start = time.perf_counter()
@@ -178,18 +215,20 @@ def main(walls=("dirichlet", "reflecting")) -> dict:
 
         final = jax.jit(sharded)(u0, diffusivity)
         grads = jax.jit(jax.grad(misfit(sharded), argnums=(0, 1)))(u0, diffusivity)
-        expected = jax.jit(single)(u0_host, diffusivity)
+        heat = replicated_value(jax.jit(jnp.sum)(final)) / float(u0_host.sum())
+        # The reference runs on one device of this process, on the whole domain.
+        expected = np.asarray(jax.jit(single)(u0_host, diffusivity))
         expected_grads = jax.jit(jax.grad(misfit(single), argnums=(0, 1)))(u0_host, diffusivity)
-        state_error = float(jnp.max(jnp.abs(final - expected)))
-        grad_u0_error = float(
-            jnp.max(jnp.abs(grads[0] - expected_grads[0])) / jnp.max(jnp.abs(expected_grads[0]))
-        )
-        grad_d_error = float(abs(grads[1] - expected_grads[1]) / abs(expected_grads[1]))
-        heat = float(final.sum()) / float(u0_host.sum())
+        expected_grad_u0 = np.asarray(expected_grads[0])
+        state_error = local_error(final, expected)
+        grad_u0_error = local_error(grads[0], expected_grad_u0) / np.max(np.abs(expected_grad_u0))
+        expected_grad_d = float(expected_grads[1])
+        grad_d_error = abs(replicated_value(grads[1]) - expected_grad_d) / abs(expected_grad_d)
         elapsed = time.perf_counter() - start
         print(
             f"{wall} walls along y, periodic along x ({SHAPE[0]}x{SHAPE[1]} cells on a "
-            f"{MESH_SHAPE[0]}x{MESH_SHAPE[1]} mesh, {STEPS} steps, {elapsed:.1f} s)"
+            f"{MESH_SHAPE[0]}x{MESH_SHAPE[1]} mesh, {jax.process_count()} process(es), "
+            f"{STEPS} steps, {elapsed:.1f} s)"
         )
         print(f"  heat left: {heat:.4f} of the initial heat")
         print(f"  state vs single-device solver: max abs difference {state_error:.1e}")
@@ -211,11 +250,7 @@ def main(walls=("dirichlet", "reflecting")) -> dict:
     return results
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boundary", choices=tuple(WALL_MODE), action="append")
-    args = parser.parse_args()
-    results = main(tuple(args.boundary or WALL_MODE))
+def check(results: dict) -> None:
     for wall, found in results.items():
         assert found["state_error"] < 1e-5, found
         assert found["grad_u0_error"] < 1e-5 and found["grad_d_error"] < 1e-5, found
@@ -223,4 +258,79 @@ if __name__ == "__main__":
         assert found["total"] == found["all_halos"], found
         # Reflecting walls and a periodic axis keep the heat; cold walls let it out.
         assert abs(found["heat"] - 1) < 1e-4 if wall == "reflecting" else found["heat"] < 1
-    print("ok")
+
+
+def start_local_processes(count: int, argv: list[str], timeout: float = 600) -> None:
+    """Runs this script as ``count`` local processes joined through a coordinator on a
+    free local port, each with ``DEVICES // count`` CPU devices; prints process 0's
+    output and fails if any process fails."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, *argv, "--coordinator", f"127.0.0.1:{port}"]
+            + ["--processes", str(count), "--process-id", str(i), "--cpu-devices"]
+            + [str(DEVICES // count)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for i in range(count)
+    ]
+    outputs = []
+    try:
+        outputs = [proc.communicate(timeout=timeout)[0] for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:  # a process the others wait for in a collective
+                proc.kill()
+                proc.communicate()
+    # Process 0's report, without gloo's connection notices.
+    print("".join(line for line in outputs[0].splitlines(True) if not line.startswith("[Gloo]")))
+    for i, (proc, output) in enumerate(zip(procs, outputs)):
+        if proc.returncode:
+            sys.exit(f"process {i} failed with exit code {proc.returncode}:\n{output[-3000:]}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boundary", choices=tuple(WALL_MODE), action="append")
+    parser.add_argument("--processes", type=int, default=1, help="processes in all (default 1)")
+    parser.add_argument(
+        "--process-id",
+        type=int,
+        help="this process's index; without it, --processes N starts N local processes",
+    )
+    parser.add_argument("--coordinator", help="HOST:PORT of process 0's coordinator")
+    parser.add_argument(
+        "--cpu-devices", type=int, help="CPU devices of this process (default: all 8)"
+    )
+    args = parser.parse_args()
+    boundary_args = [f"--boundary={wall}" for wall in args.boundary or ()]
+    if args.processes > 1 and args.process_id is None:
+        if DEVICES % args.processes:
+            parser.error(f"--processes must divide the {DEVICES} devices of the mesh")
+        start_local_processes(args.processes, boundary_args)
+        print("ok")
+        sys.exit()
+    if args.cpu_devices or args.processes == 1:
+        # Simulated CPU devices, before JAX starts its backend: 8 for one process, the
+        # local share for each of several on this machine (gloo: CPU collectives
+        # across processes).
+        jax.config.update("jax_platforms", "cpu")
+        jax.config.update("jax_num_cpu_devices", args.cpu_devices or DEVICES)
+        if args.processes > 1:
+            jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    if args.processes > 1:
+        jax.distributed.initialize(
+            coordinator_address=args.coordinator,
+            num_processes=args.processes,
+            process_id=args.process_id,
+        )
+    results = main(tuple(args.boundary or WALL_MODE))
+    check(results)
+    if args.processes > 1:
+        jax.distributed.shutdown()
+    if args.process_id is None:
+        print("ok")

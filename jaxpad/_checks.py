@@ -17,6 +17,7 @@ import numpy as np
 from jax import lax
 
 from jaxpad import _index_maps
+from jaxpad._compat import InconclusiveDimensionOperation
 
 # XLA's shapes and pad configurations are int64: a static integer outside this range
 # cannot be lowered (MLIR fails with "incompatible function arguments").
@@ -124,7 +125,7 @@ def check_non_negative(fn_name: str, arg_name: str, values: tuple) -> None:
     for i, value in enumerate(values):
         try:
             negative = value < 0
-        except jax.errors.InconclusiveDimensionOperation:
+        except InconclusiveDimensionOperation:
             raise ValueError(
                 f"{fn_name}: {arg_name}[{i}]={value} may be negative: add the constraint "
                 f"'{value} >= 0' to jax.export.symbolic_shape; got {arg_name}={values}."

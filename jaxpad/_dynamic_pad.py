@@ -28,6 +28,7 @@ from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks, _lowering, _sides
+from jaxpad._compat import InconclusiveDimensionOperation, zero_tangent
 from jaxpad._index_maps import reduced_pad
 from jaxpad._lowering import (
     active_axes,
@@ -317,7 +318,7 @@ def _check_reflect_axis(n, axis):
     symbolic axis whose constraints do not."""
     try:
         long_enough = n >= 2
-    except jax.errors.InconclusiveDimensionOperation:
+    except InconclusiveDimensionOperation:
         long_enough = False
     if not long_enough:
         raise ValueError(
@@ -421,7 +422,7 @@ def _dynamic_pad_jvp(primals, tangents, *, shape, mode, static_pads, max_pad=Non
     params = dict(shape=shape, mode=mode, static_pads=static_pads, max_pad=max_pad)
     out = dynamic_pad_p.bind(x, pad_value, pads_begin, **params)
     if type(x_dot) is ad.Zero and type(value_dot) is ad.Zero:
-        return out, ad.Zero.from_primal_value(out)
+        return out, zero_tangent(out)
     x_dot = ad.instantiate_zeros(x_dot)
     value_dot = ad.instantiate_zeros(value_dot)
     return out, dynamic_pad_p.bind(x_dot, value_dot, pads_begin, **params)
@@ -510,7 +511,7 @@ def _check_symbolic_fold(operand_shape, t, static_pads, num_batch, mode):
     comparison error from deep in the lowering)."""
     try:
         plan_dynamic_fold(operand_shape, t.shape, static_pads, num_batch, mode, t.dtype)
-    except jax.errors.InconclusiveDimensionOperation as error:
+    except InconclusiveDimensionOperation as error:
         axes = [
             f"axis {d} (size {operand_shape[axis]}, padded to {t.shape[axis]})"
             for d, axis in active_axes(operand_shape, t.shape, static_pads, num_batch)
@@ -529,7 +530,7 @@ def _dynamic_fold_jvp(primals, tangents, **params):
     t_dot, _ = tangents
     out = dynamic_fold_p.bind(t, pads_begin, **params)
     if type(t_dot) is ad.Zero:
-        return out, ad.Zero.from_primal_value(out)
+        return out, zero_tangent(out)
     return out, dynamic_fold_p.bind(t_dot, pads_begin, **params)
 
 

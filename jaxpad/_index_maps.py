@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from jax.errors import InconclusiveDimensionOperation
+
+from jaxpad._compat import InconclusiveDimensionOperation
 
 MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 

@@ -19,6 +19,7 @@ from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks, _lowering, _sides
+from jaxpad._compat import InconclusiveDimensionOperation
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
 from jaxpad._sharded_pad import (
     check_long_split_axes,
@@ -215,7 +216,7 @@ def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
         )
         try:
             negative = size < 0
-        except jax.errors.InconclusiveDimensionOperation:
+        except InconclusiveDimensionOperation:
             raise ValueError(
                 f"{fn_name}: the output size {size} on axis {axis} may be negative for some "
                 f"x.shape[{axis}]={n}: add the constraint '{size} >= 0' to "

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
-from jax import lax
 from jax.sharding import PartitionSpec
+
+from jaxpad._compat import auto_axes, pcast_to_varying, reshard, varying_axes
 
 
 def moved_axes_sharding(aval, out_shape: Sequence[int], sources: Sequence[int | None]):
@@ -71,7 +72,7 @@ def in_auto_axes(fn, x, out_shape: Sequence[int]):
     if not explicit:
         return fn
     out_sharding = same_axes_sharding(jax.typeof(x), out_shape)
-    return jax.sharding.auto_axes(fn, axes=explicit, out_sharding=out_sharding)
+    return auto_axes(fn, axes=explicit, out_sharding=out_sharding)
 
 
 def match_sharding(value, aval):
@@ -88,11 +89,7 @@ def match_sharding(value, aval):
         return value
     # The sharding itself, not its spec: a bare spec needs a mesh in context, and
     # Explicit-axis arrays reach a jit without one (jax.make_mesh and device_put).
-    return jax.sharding.reshard(value, sharding)
-
-
-def _varying_axes(value) -> frozenset:
-    return getattr(getattr(jax.typeof(value), "mat", None), "varying", None) or frozenset()
+    return reshard(value, sharding)
 
 
 def match_varying(*values):
@@ -103,11 +100,11 @@ def match_varying(*values):
     this way; the cast's transpose then sums the invariant operand's cotangent over
     the axis, as its gradient must be.
     """
-    varying = [_varying_axes(value) for value in values]
+    varying = [varying_axes(value) for value in values]
     union = frozenset().union(*varying)
     if all(axes == union for axes in varying):
         return values
     return tuple(
-        lax.pcast(value, tuple(sorted(union - axes)), to="varying") if union - axes else value
+        pcast_to_varying(value, tuple(sorted(union - axes))) if union - axes else value
         for value, axes in zip(values, varying)
     )

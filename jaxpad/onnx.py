@@ -50,6 +50,7 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
     ) from error
 
 from jaxpad._broadcast import _broadcast_lowering, broadcast_p
+from jaxpad._compat import InconclusiveDimensionOperation
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad_p
 from jaxpad._lowering import (
     Target,
@@ -209,7 +210,7 @@ def _inline(prim, fn, ctx, eqn) -> None:
     avals = [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in eqn.invars]
     try:
         closed = jax.make_jaxpr(lambda *args: fn(*args, **eqn.params))(*avals)
-    except (ValueError, jax.errors.InconclusiveDimensionOperation) as error:
+    except (ValueError, InconclusiveDimensionOperation) as error:
         shapes = ", ".join(str(tuple(a.shape)) for a in avals)
         reason = str(error).splitlines()[0]
         raise NotImplementedError(

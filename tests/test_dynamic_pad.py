@@ -14,6 +14,7 @@ import jaxpad
 from jaxpad import _index_maps, _lowering
 from jaxpad._lowering import Target, plan_dynamic_fold
 from tests.cases import DTYPES, MODES
+from tests.compat import enable_x64
 from tests.oracles import dense_pad_matrix, numpy_pad
 
 # (x.shape, output shape): short axes (folded densely), outputs within two periods
@@ -529,7 +530,7 @@ def test_dtypes(dtype, mode):
 
 @pytest.mark.parametrize("dtype", [jnp.int64, jnp.uint64, jnp.float64, jnp.complex128])
 def test_64_bit_dtypes_and_pads(dtype):
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = np.arange(6).reshape(2, 3).astype(dtype)
         for pads_dtype in (np.int64, np.uint32, np.int8):
             pads = np.array([1, 2], pads_dtype)
@@ -747,7 +748,7 @@ def test_int32_range_ends_agree_eager_and_jit(pad, mode):
 @pytest.mark.parametrize("pad", [-(2**63), 2**63 - 1, -(2**63) + 3, 2**64 - 1, 2**63])
 def test_64_bit_range_ends_under_x64(pad, mode):
     dtype = jnp.uint64 if pad >= 2**63 else jnp.int64
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = jnp.array([1.0, 2.0, 3.0, 4.0, 5.0])
         pads = jnp.array([pad], dtype)
         expected = _reference(x, pad, 7, mode)
@@ -777,7 +778,7 @@ def test_static_pads_beyond_int64_are_rejected():
 
 def test_traced_entries_of_mixed_dtypes():
     # int64 and uint64 promote lossily together; each entry is reduced on its own.
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = jnp.arange(12.0).reshape(3, 4)
         fn = jax.jit(lambda a, b: jaxpad.dynamic_pad(x, [a, b], (5, 6), "wrap"))
         a, b = -(2**63), 2**64 - 1

@@ -31,6 +31,7 @@ from jax import export, lax
 from jax.test_util import check_grads
 
 import jaxpad.numpy as jpnp
+from tests.compat import enable_x64
 
 CASES_PER_TEST = 40
 
@@ -143,7 +144,7 @@ def compile_and_check(jnp_fun, args, *, tol=None):
 
 
 def _x64_for(dtype):
-    return jax.enable_x64(_is_64bit(dtype))
+    return enable_x64(_is_64bit(dtype))
 
 
 def _ids(case):

@@ -21,6 +21,7 @@ from jax import lax
 
 import jaxpad
 from jaxpad import _lowering
+from tests.compat import enable_x64
 
 LONG = 2**31 + 7
 MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "reflect_odd", "symmetric_odd"]
@@ -88,7 +89,7 @@ def test_dynamic_pad_of_a_long_axis_static_pads_hold_no_index(mode):
 
 @pytest.mark.parametrize("mode", ["reflect", "wrap", "constant", "edge", "symmetric"])
 def test_traced_pads_on_a_long_axis_index_in_int64(mode):
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = jax.ShapeDtypeStruct((LONG,), jnp.bfloat16)
         t = jax.ShapeDtypeStruct((LONG + 18,), jnp.bfloat16)
         offset = jax.ShapeDtypeStruct((), jnp.int32)

@@ -54,13 +54,13 @@ Every assertion of the original is kept, with ``np.pad`` replaced by
   ``stat_length``).
 """
 
-import jax
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal, assert_equal
 
 from jaxpad._numpy_pad import _pairs
 from jaxpad.numpy import pad
+from tests.compat import enable_x64
 
 OBJECT_ARRAYS = "JAX arrays have no object dtype"
 LONGDOUBLE = "JAX has no longdouble or clongdouble dtype"
@@ -76,7 +76,7 @@ IN_PLACE = "JAX arrays are immutable: a callable mode returns the row instead of
 @pytest.fixture(autouse=True)
 def _x64():
     # numpy's defaults are 64-bit; so are this module's inputs.
-    with jax.enable_x64(True):
+    with enable_x64(True):
         yield
 
 
@@ -1541,7 +1541,7 @@ def test_dtype_persistence(dtype, mode, x64):
         pytest.skip("JAX without x64 has no 64-bit dtypes; the x64 case covers them")
     if not x64 and np.dtype(dtype) == np.complex128:
         pytest.skip("JAX without x64 has no complex128; the x64 case covers it")
-    with jax.enable_x64(x64):
+    with enable_x64(x64):
         arr = np.zeros((3, 2, 1), dtype=dtype)
         result = pad(arr, 1, mode=mode)
         assert result.dtype == dtype

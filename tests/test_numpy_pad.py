@@ -13,6 +13,7 @@ from jax.test_util import check_grads
 
 import jaxpad
 import jaxpad.numpy as jpnp
+from tests.compat import enable_x64
 
 # (mode, kwargs) covering every mode and keyword numpy.pad has.
 CASES = [
@@ -202,7 +203,7 @@ def test_odd_reflection_is_numpys_to_the_bit_eagerly_and_under_jit(mode, dtype):
     # where far pads subtract values many times the result (a closed form over the
     # periods was 2.4e-4 off in float32, and differed between eager and jit).
     rng = np.random.default_rng(11)
-    with jax.enable_x64(dtype == np.float64):
+    with enable_x64(dtype == np.float64):
         for n, widths in [(2, (500, 3)), (3, (10, 7)), (4, (0, 50)), (5, (23, 23))]:
             x = (30 * rng.standard_normal((n, 3))).astype(dtype)
             pad_width = (widths, (2, 1))

@@ -14,6 +14,7 @@ from jax.test_util import check_grads
 
 import jaxpad
 from tests.cases import DTYPES, MODES, NON_CONSTANT
+from tests.compat import enable_x64
 from tests.oracles import numpy_pad, random_pads
 
 SPEC_INPUT = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
@@ -434,7 +435,7 @@ def test_dtypes(dtype, mode):
 @pytest.mark.parametrize("dtype", [jnp.int64, jnp.uint64, jnp.float64, jnp.complex128])
 @pytest.mark.parametrize("mode", ["constant", "reflect"])
 def test_64_bit_dtypes(dtype, mode):
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = np.arange(6).reshape(2, 3).astype(dtype)
         out = jaxpad.pad(x, [1, 1], [0, 2], mode)
         assert out.dtype == dtype
@@ -648,7 +649,7 @@ def test_crop_first_is_pad_of_the_cropped_array(mode):
     x = jnp.arange(1.0, 5.0)
     got = jaxpad.pad(x, [-2], [3], mode, crop_first=True)
     np.testing.assert_array_equal(got, jaxpad.pad(x[2:], [0], [3], mode))
-    with jax.enable_x64(True):  # float32 finite differences are too coarse for order 2
+    with enable_x64(True):  # float32 finite differences are too coarse for order 2
         x64 = jnp.arange(1.0, 5.0, dtype=jnp.float64)
         check_grads(lambda x: jaxpad.pad(x, [-2], [3], mode, crop_first=True), (x64,), 2)
     # The periodic modes read the cropped elements under the default rule; constant

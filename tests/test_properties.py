@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import jaxpad
 from tests.cases import DTYPES, MODES
+from tests.compat import enable_x64
 from tests.oracles import dense_pad_matrix, numpy_pad
 
 # Keeps every example small enough to compile and check in well under a second.
@@ -199,7 +200,7 @@ def test_broadcast_vjp_is_the_dense_transpose(case):
 @given(pad_cases(), st.sampled_from([jnp.int64, jnp.uint64, jnp.float64, jnp.complex128]))
 def test_64_bit_dtypes_under_x64(case, dtype):
     mode, shape, pads_begin, pads_end, seed = case
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = _random_array(shape, dtype, seed)
         expected = numpy_pad(x, pads_begin, pads_end, mode)
         padded = jax.jit(lambda x: jaxpad.pad(x, pads_begin, pads_end, mode))(x)
@@ -284,5 +285,5 @@ def test_dynamic_pad_traced_pads_of_every_integer_dtype(case):
 
 @given(integer_pad_cases(_PAD_DTYPES_X64))
 def test_dynamic_pad_traced_pads_of_every_integer_dtype_under_x64(case):
-    with jax.enable_x64(True):
+    with enable_x64(True):
         _check_integer_pads(case)

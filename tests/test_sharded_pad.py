@@ -21,6 +21,7 @@ from jax.sharding import PartitionSpec as P
 import jaxpad
 from jaxpad._index_maps import base_mode as jaxpad_base_mode
 from tests.cases import MODES
+from tests.compat import enable_x64, set_mesh
 from tests.devices import cpu_mesh
 from tests.oracles import numpy_pad
 
@@ -127,7 +128,7 @@ def test_pad_along_the_sharded_axis(kind, mode, case):
         return jaxpad.pad(x, pads_begin, pads_end, mode)
 
     loss = loss_of(f)
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x)
         grad = jax.jit(jax.grad(loss))(x)
         in_program = jax.jit(loss).lower(x).compile().as_text()
@@ -162,7 +163,7 @@ def test_pad_inside_a_program_never_gathers_on_the_issue_case(mode):
     def loss(x):
         return (jaxpad.pad(x, [3, 0], [3, 0], mode) ** 2).sum()
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         forward = jax.jit(loss).lower(x).compile().as_text()
         backward = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
     rows = 7 if mode == "wrap" else 6  # wrap: one more row, across the domain's edge
@@ -183,7 +184,7 @@ def test_pad_on_a_two_dimensional_mesh(mode, spec):
         return jaxpad.pad(x, [3, 2], [1, 5], mode)
 
     loss = loss_of(lambda x: jnp.sin(f(x)))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x)
         grad = jax.jit(jax.grad(loss))(x)
         hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
@@ -207,7 +208,7 @@ def test_pad_wider_than_a_shard_interior_and_crop(case):
     x = jax.device_put(x_host, NamedSharding(mesh, P("x")))
     f = WIDE_CROP_INTERIOR[case]
     loss = loss_of(lambda x: jnp.sin(f(x)))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x)
         grad = jax.jit(jax.grad(loss))(x)
         hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
@@ -226,7 +227,7 @@ def test_second_order_and_vmap_of_a_sharded_pad():
 
     hessian_vector = jax.jit(lambda x, v: jax.jvp(jax.grad(f), (x,), (v,))[1])
     batched = jax.jit(jax.vmap(lambda row: jaxpad.pad(row, [3], [2], "reflect"), in_axes=1))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         hv = hessian_vector(x, x)
         out = batched(x)
     np.testing.assert_allclose(hv, hessian_vector(x_host, x_host), rtol=1e-5, atol=1e-6)
@@ -249,7 +250,7 @@ def test_a_long_axis_computes_its_rows_in_the_program():
     def loss(x):
         return (jnp.sin(f(x)) ** 2).sum() + (jnp.sin(g(x)) ** 2).sum()
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out, shifted = jax.jit(f)(x), jax.jit(g)(x)
         grad = jax.jit(jax.grad(loss))(x)
         hlo = jax.jit(jax.grad(loss)).lower(x).compile().as_text()
@@ -266,12 +267,12 @@ def test_a_split_axis_too_long_for_int32_needs_x64():
     mesh = mesh_of("auto")
     long = 2**31 + 8
     x = jax.ShapeDtypeStruct((long,), jnp.bfloat16, sharding=NamedSharding(mesh, P("x")))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         with pytest.raises(ValueError, match=r"^jaxpad\.pad: axis 0 of x has 2147483656 .*x64"):
             jax.jit(lambda x: jaxpad.pad(x, [3], [5], "reflect")).lower(x)
         with pytest.raises(ValueError, match=r"^jaxpad\.dynamic_pad: axis 0 of x has"):
             jax.jit(lambda x: jaxpad.dynamic_pad(x, (3,), (long + 8,), "wrap")).lower(x)
-        with jax.enable_x64(True):
+        with enable_x64(True):
             text = jax.jit(lambda x: jaxpad.pad(x, [3], [5], "reflect")).lower(x).as_text()
             # Per-side modes compose one-mode pads with coefficients built in the program
             # (a host vector as long as the axis would be 16 GiB).
@@ -291,7 +292,7 @@ def test_export_under_a_mesh_takes_the_plain_lowering():
         padded = jaxpad.pad(x, [3, 0], [3, 0], "reflect")
         return padded, jaxpad.dynamic_pad(x, (offset, 0), (64, 16), "wrap", max_pad=4)
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         exported = jax.export.export(jax.jit(f))(spec, jax.ShapeDtypeStruct((), jnp.int32))
         padded, shifted = exported.call(jax.device_put(x_host, spec.sharding), np.int32(2))
     assert "CustomSPMDPartitioning" not in exported.mlir_module()
@@ -309,7 +310,7 @@ def test_pad_along_an_unsharded_axis_moves_nothing(kind, mode):
     def f(x):
         return jaxpad.pad(x, [5, 0], [2, 0], mode)
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x)
         grad = jax.jit(jax.grad(loss_of(f)))(x)
         hlo = jax.jit(f).lower(x).compile().as_text()
@@ -335,7 +336,7 @@ def test_dynamic_pad(kind, mode, sharded_axis):
         # Traced offset on axis 1, static 0 on axis 0: sharding axis 0 costs nothing.
         return jaxpad.dynamic_pad(x, (0, offset), (64, 16), mode)
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x)
         grad = jax.jit(jax.grad(loss_of(f)))(x)
         hlo = jax.jit(f).lower(x).compile().as_text()
@@ -382,7 +383,7 @@ def test_dynamic_pad_with_max_pad_moves_a_halo(case, mode):
         return jaxpad.dynamic_pad(x, pads, (rows, 18), mode, max_pad=max_pad)
 
     loss = loss_of(lambda x, pads: jnp.sin(f(x, pads)))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x, pads)
         grad = jax.jit(jax.grad(loss))(x, pads)
         forward = jax.jit(loss).lower(x, pads).compile().as_text()
@@ -415,7 +416,7 @@ def test_dynamic_pad_batched_offsets_on_a_two_dimensional_mesh():
         )(x, offsets)
 
     loss = loss_of(lambda x, o: jnp.sin(f(x, o)))
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x, offsets)
         grad = jax.jit(jax.grad(loss))(x, offsets)
     expected = np.stack(
@@ -441,7 +442,7 @@ def test_broadcast(kind):
     def f(x):
         return jaxpad.broadcast(x[:, None, :], (64, 5, 3))
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         out = jax.jit(f)(x)
         grad = jax.jit(jax.grad(loss_of(f)))(x)
         hlo = jax.jit(f).lower(x).compile().as_text()
@@ -496,7 +497,7 @@ def test_per_side_modes_on_the_issue_case_move_rows_not_the_array(mode):
     def loss(x, v):
         return (jaxpad.pad(x, [3, 1], [3, 2], mode, v) ** 2).sum()
 
-    with jax.set_mesh(mesh):
+    with set_mesh(mesh):
         value, grads = jax.jit(jax.value_and_grad(loss, (0, 1)))(x, SIDE_VALUES)
         forward = jax.jit(loss).lower(x, SIDE_VALUES).compile().as_text()
         backward = jax.jit(jax.grad(loss)).lower(x, SIDE_VALUES).compile().as_text()
@@ -536,7 +537,7 @@ def test_sharded_inputs_plan_the_exchange_with_or_without_a_mesh_in_context(mode
         return jaxpad.pad(x, [4, 0], [4, 0], mode, values)
 
     loss = loss_of(f)
-    with jax.set_mesh(mesh) if in_context else contextlib.nullcontext():
+    with set_mesh(mesh) if in_context else contextlib.nullcontext():
         out = jax.jit(f)(x)
         # Explicit axes, no mesh in context: this used to fail (a bare PartitionSpec
         # needs a mesh in context); per-side modes failed under Explicit axes.

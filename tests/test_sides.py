@@ -18,6 +18,7 @@ import pytest
 from jax.test_util import check_grads
 
 import jaxpad
+from tests.compat import enable_x64
 
 SIDE_MODES = (
     "constant",
@@ -194,7 +195,7 @@ def test_one_copying_mode_per_axis_is_the_string_primitive():
 
 @pytest.mark.parametrize("mode", SIDE_MODES + tuple(MIXED), ids=str)
 def test_check_grads_order_2_in_x_and_the_values(mode):
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = jnp.asarray(np.random.default_rng(2).random((3, 4)))
         values = jnp.array([[0.5, -2.0], [3.0, 1.25]])
         if reads_value(mode, 2):
@@ -295,7 +296,7 @@ def test_dynamic_pad_pads_of_any_integer_dtype(dtype):
 
 def test_dynamic_pad_far_pads_keep_counting_periods():
     """A pad of 10**6 turns 250 000 times: each turn adds 2 (x[-1] - x[0])."""
-    with jax.enable_x64(True):
+    with enable_x64(True):
         x = np.array([1.0, 2.5, 2.0, 4.0, 3.0])
         pad = 10**6
         expected = np.pad(x, (pad, 0), "reflect", reflect_type="odd")[:6]

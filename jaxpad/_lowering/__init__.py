@@ -14,8 +14,9 @@ form (``_static``, ``_dynamic``, ``_sided``). The pieces come from ``_index_maps
 - ``_static``, ``_dynamic``: the forms of static and traced pads and their folds.
 - ``_sided``: the per-side formula and every graph built from it.
 - ``_terms``: masked, scaled terms, which keep an inf or nan where it belongs.
-- ``_platform``: registration, and the ``Target`` read from JAX's lowering context.
-- ``_compat``: what differs between the JAX releases jaxpad supports.
+- ``_platform``: registration, and the ``Target`` read from JAX's lowering context
+  (what differs between JAX releases is ``jaxpad/_compat.py``, a leaf module that
+  ``_index_maps`` and ``_checks`` import too).
 - ``conv``: the convolution planner and its forms (above the pad primitive: its forms
   call ``jaxpad.pad``, so this package's ``__init__`` does not import it).
 

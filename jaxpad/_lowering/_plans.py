@@ -12,11 +12,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
 from jaxpad._checks import is_static
+from jaxpad._compat import InconclusiveDimensionOperation
 from jaxpad._index_maps import (
     MODES,
     Piece,
@@ -246,7 +246,7 @@ def axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes):
                 f"add the constraint '{error.constraint}' to jax.export.symbolic_shape, "
                 "or give that axis a concrete size."
             ) from None
-        except jax.errors.InconclusiveDimensionOperation as error:
+        except InconclusiveDimensionOperation as error:
             raise ValueError(
                 f"{fn_name}: axis {axis} of size {shape[axis]} is symbolic and its pad "
                 f"({pads_begin[axis]} before, output size {out_shape[axis]}) cannot be "

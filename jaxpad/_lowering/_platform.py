@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from functools import partial
 
-import jax
 import numpy as np
 from jax import lax
 from jax.interpreters import mlir
 
+from jaxpad._compat import auto_axes
 from jaxpad._lowering._plans import Target, is_sided, plan_fold, plan_pad
 from jaxpad._lowering._sided import build_sided_fold, build_sided_pad
 from jaxpad._lowering._static import build_fold, build_pad
@@ -93,9 +93,7 @@ def with_auto_axes(lowering, ctx):
         return lowering
 
     def lowering_in_auto_axes(*args, **params):
-        return jax.sharding.auto_axes(
-            partial(lowering, **params), axes=explicit, out_sharding=sharding
-        )(*args)
+        return auto_axes(partial(lowering, **params), axes=explicit, out_sharding=sharding)(*args)
 
     return lowering_in_auto_axes
 

@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from jaxpad._compat import varying_like
 from jaxpad._index_maps import (
     SideCoefficients,
     base_mode,
@@ -504,11 +505,19 @@ def _wrapped(turns: int, dtype: np.dtype):
 def value_cotangent(t, modes: Sides, x_shape, pads_begin):
     """The transpose of ``value_term``: each side value's share of the cotangent."""
     ndim = len(x_shape)
-    zeros = jnp.zeros((ndim, 2), t.dtype)
+    # Inside shard_map the cotangent varies over mesh axes, and so must the values'
+    # cotangent (the pad bound them varying: _sharding.match_varying).
+    zeros = varying_like(jnp.zeros((ndim, 2), t.dtype), t)
     term = value_term(zeros, modes, x_shape, t.shape, pads_begin)
     if term is None:
         return zeros
-    _, transpose = jax.vjp(lambda v: value_term(v, modes, x_shape, t.shape, pads_begin), zeros)
+
+    def term_of(values):
+        # A term that reads no value is invariant where the cotangent varies; the cast
+        # transposes to a sum over the mesh axes of a cotangent that reaches no value.
+        return varying_like(value_term(values, modes, x_shape, t.shape, pads_begin), t)
+
+    _, transpose = jax.vjp(term_of, zeros)
     return transpose(t)[0]
 
 
