@@ -41,7 +41,7 @@ _COMMON = {
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much],
 }
 settings.register_profile("ci", max_examples=25, derandomize=True, **_COMMON)
-settings.register_profile("default-run", max_examples=10, derandomize=True, **_COMMON)
+settings.register_profile("default-run", max_examples=6, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=500, **_COMMON)
 settings.load_profile(os.environ.get("JAXPAD_HYPOTHESIS_PROFILE", "ci"))
 
@@ -106,6 +106,18 @@ def _sampled(items, keep, cover):
         return list(items)
     order = sorted(items, key=lambda item: (zlib.crc32(item.nodeid.encode()), item.nodeid))
     quota = math.ceil(keep * len(items)) if keep < 1 else int(keep)
+    if cover == "classes":
+        # The parameters that name classes of input (a mode, a dtype, a layout: few
+        # values, each shared by several cases), not the ones that list cases.
+        values = defaultdict(set)
+        for item in items:
+            for name, value in _flat(item.callspec.params).items():
+                values[name].add(_value_key(value))
+        cover = [
+            name
+            for name, seen_values in values.items()
+            if len(seen_values) <= _MAX_CLASSES and len(seen_values) < len(items)
+        ]
     chosen, seen = [], set()
     for item in order:
         params = _flat(item.callspec.params) if hasattr(item, "callspec") else {}
@@ -136,25 +148,45 @@ def _named_on_the_command_line(config, item):
     return False
 
 
+# The default run samples every parametrized test function of at least this many
+# cases to this share (at least one case per value of each parameter), unless a
+# ``subsample`` marker says otherwise: with it the default run took 5-6 minutes on 2
+# cores, without it 15 (README, "the test suite").
+_MIN_SAMPLED_GRID = 4
+_DEFAULT_KEEP = 0.2
+# A parameter with at most this many values (each shared by several cases) names a
+# class of input that such a sample keeps whole: modes, dtypes, layouts.
+_MAX_CLASSES = 12
+
+
 def pytest_collection_modifyitems(config, items):
-    """The default run: no ``slow`` tests, and each ``subsample(keep, cover=...)`` test
-    function down to its sample. ``keep`` is a fraction of the cases (< 1) or a count."""
+    """The default run: no ``slow`` tests, and each parametrized test function down to
+    its sample: ``subsample(keep, cover=...)`` where marked (``keep`` a fraction of the
+    cases, < 1, or a count), ``_DEFAULT_KEEP`` of any other grid of at least
+    ``_MIN_SAMPLED_GRID`` cases, covering every value of each parameter that names a
+    class of input (``_MAX_CLASSES``)."""
     if config.getoption("run_all"):
         return
     groups = defaultdict(list)
     for item in items:
-        marker = item.get_closest_marker("subsample")
-        if marker is not None:
+        if hasattr(item, "callspec"):
             groups[(item.path, item.parent.nodeid, item.originalname)].append(item)
-    selected = set()
+    selected, sampled = set(), set()
     for group in groups.values():
         marker = group[0].get_closest_marker("subsample")
-        keep = marker.args[0] if marker.args else marker.kwargs["keep"]
-        selected.update(_sampled(group, keep, marker.kwargs.get("cover")))
+        if marker is not None:
+            keep = marker.args[0] if marker.args else marker.kwargs["keep"]
+            cover = marker.kwargs.get("cover")
+        elif len(group) >= _MIN_SAMPLED_GRID:
+            keep, cover = _DEFAULT_KEEP, "classes"
+        else:
+            continue
+        sampled.update(group)
+        selected.update(_sampled(group, keep, cover))
     kept, left_out = [], []
     for item in items:
         out = item.get_closest_marker("slow") is not None or (
-            item.get_closest_marker("subsample") is not None and item not in selected
+            item in sampled and item not in selected
         )
         (left_out if out and not _named_on_the_command_line(config, item) else kept).append(item)
     if left_out:
