@@ -11,7 +11,9 @@ arguments at three addresses; ``benchmarks/_timing.py``): jaxpad, jnp.pad, jnp.p
 compiled a second time (the control: what a ratio reads when nothing differs) and
 constant-mode lax.pad, the forwards in one rotation and the VJPs in another. jnp.pad
 has no negative pads, so where a configuration crops, jnp.pad gets ``x[crop]`` and
-the positive pads in the same program (what a user would write). Prints every row,
+the positive pads in the same program (what a user would write); in wrap mode, whose
+pads read the cropped rows, jnp.pad pads first and the crop is sliced off after (the
+same values as jaxpad's). Prints every row,
 the distribution of the ratios (median, p90, max) and the five worst configurations.
 
 ``--forms`` times, for each configuration, every forward form and every fold form of
@@ -55,8 +57,22 @@ def _programs(config):
     def ours(x):
         return jaxpad.pad(x, begin, end, mode)
 
+    positive = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
+    # A wrap pad beside a crop reads the rows the crop removes, so jnp.pad of the
+    # cropped array is another result: the program with jaxpad's values pads first,
+    # then slices. In every other mode the crop first is both (and what users write).
+    wrap_beside_crop = mode == "wrap" and min(begin + end) < 0
+
     def theirs(x):
-        return jnp.pad(x[crop], [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)], mode)
+        if wrap_beside_crop:
+            padded = jnp.pad(x, positive, mode)
+            return padded[
+                tuple(
+                    slice(max(-b, 0), size - max(-e, 0))
+                    for size, b, e in zip(padded.shape, begin, end)
+                )
+            ]
+        return jnp.pad(x[crop], positive, mode)
 
     def constant(x):
         return lax.pad(x, np.float32(0), [(b, e, 0) for b, e in zip(begin, end)])
