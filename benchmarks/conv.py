@@ -1,6 +1,7 @@
 """Padded convolutions against the zero-padded ``lax.conv`` of the same shape.
 
-    python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--layers] [--blocks] [--step]
+    python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--cpu-time] [--layers] [--blocks]
+                              [--step] [--transpose]
 
 Each row is one layer shape and pad mode. Its candidates run interleaved in one
 process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
@@ -23,13 +24,24 @@ REPLICATE) and a MobileNetV2 block (expand 1x1, depthwise 3x3, project 1x1) buil
 layer with zero padding (for the block, Flax's own: the ``original`` column is then
 a control); ``--blocks`` times the MobileNetV2 blocks alone. ``--step`` times a
 CycleGAN ResNet-generator training step with its convolutions padded as Flax's
-REFLECT, as ``jaxpad.nn.conv`` and with zeros.
+REFLECT, as ``jaxpad.nn.conv`` and with zeros. ``--transpose`` times
+``jaxpad.nn.conv_transpose`` against the VJP of ``jaxpad.nn.conv`` (what it equals)
+and the pools against the zero-padded ``lax.reduce_window``.
+
+``--cpu-time`` times the process's CPU seconds per call (user and system, all its
+threads) instead of the wall clock: on a machine shared with other jobs the wall
+clock mostly measures waiting for a core (the control column read 0.5-2.8 at load
+average 7-10), while the CPU time of the same program read 0.99-1.00. It counts
+the page faults of the default allocator (system time) but not the wait for a core,
+and a thread pool's spinning counts as work: a ratio of work, to read beside the
+wall-clock run.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 
 import jax
@@ -39,6 +51,34 @@ from jax import lax
 
 import jaxpad
 from benchmarks._timing import PINNED_MALLOC, allocator, interleaved_medians, load, machine
+
+
+def _cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_medians(candidates, args_for, rounds=5, calls=2, warmup=3):
+    """Median CPU seconds (user and system, every thread of this process) per call of
+    each jitted candidate, interleaved as ``interleaved_medians`` does."""
+    for _ in range(warmup):
+        for name, fn in candidates.items():
+            jax.block_until_ready(fn(*args_for[name]))
+    seconds = {name: [] for name in candidates}
+    names = list(candidates)
+    order = np.random.default_rng(0)
+    for _ in range(rounds):
+        for index in order.permutation(len(names)):
+            name = names[index]
+            start = _cpu_seconds()
+            for _ in range(calls):
+                jax.block_until_ready(candidates[name](*args_for[name]))
+            seconds[name].append((_cpu_seconds() - start) / calls)
+    return {name: float(np.median(values)) for name, values in seconds.items()}
+
+
+# Wall clock by default; main() swaps in cpu_medians for --cpu-time.
+medians = interleaved_medians
 
 # (name, layout, batch, spatial, in features, out features, kernel, strides, dilation,
 #  groups, mode). Spatial sizes and batches are small enough for a 2-core machine.
@@ -148,13 +188,13 @@ def run(rows, rounds):
         expected = fns["plain"](x, kernel)
         np.testing.assert_allclose(fns["jaxpad"](x, kernel), expected, rtol=2e-3, atol=2e-3)
         fwd = {n: jax.jit(f) for n, f in fns.items()}
-        m = interleaved_medians(fwd, {n: (x, kernel) for n in fwd}, rounds=rounds, calls=2)
+        m = medians(fwd, {n: (x, kernel) for n in fwd}, rounds=rounds, calls=2)
         grads = {}
         args = {}
         for n, f in fns.items():
             grads[n], ct = _gradient(f, x, kernel)
             args[n] = (x, kernel, ct)
-        g = interleaved_medians(grads, args, rounds=max(rounds - 1, 2), calls=2)
+        g = medians(grads, args, rounds=max(rounds - 1, 2), calls=2)
         row = (name, spec[-1], m, g)
         results.append(row)
         _print_row(row)
@@ -281,8 +321,8 @@ def _layer_rows(rounds, blocks_only=False):
         fwd = {n: f for n, (f, _, _) in fns.items()}
         step = {n: g for n, (_, g, _) in fns.items()}
         args = {n: (p, x) for n, (_, _, p) in fns.items()}
-        m = interleaved_medians(fwd, args, rounds=rounds, calls=2)
-        g = interleaved_medians(step, args, rounds=rounds, calls=2)
+        m = medians(fwd, args, rounds=rounds, calls=2)
+        g = medians(step, args, rounds=rounds, calls=2)
         print(
             f"| {name} | {mode} | {m['zero'] * 1e3:.2f} | {g['zero'] * 1e3:.2f} | "
             f"{m['original'] / m['zero']:.2f} | {m['jaxpad'] / m['zero']:.2f} | "
@@ -345,11 +385,82 @@ def _generator_step(rounds, batch=8, size=64, channels=32, blocks=6):
         steps["flax REFLECT"](params, x, target)[1],
         rtol=1e-4,
     )
-    m = interleaved_medians(steps, {n: (params, x, target) for n in steps}, rounds=rounds, calls=1)
+    m = medians(steps, {n: (params, x, target) for n in steps}, rounds=rounds, calls=1)
     print(f"ResNet generator step, {blocks} blocks, input {shape}:")
     for name in steps:
         print(f"  {name}: {m[name] * 1e3:.1f} ms, {m[name] / m['zero']:.2f}x zero padding")
     print(f"  Flax REFLECT / jaxpad: {m['flax REFLECT'] / m['jaxpad']:.2f}x")
+
+
+def _transpose_and_pools(rounds, batch=8, size=64, channels=64):
+    """``jaxpad.nn.conv_transpose`` against the VJP of ``jaxpad.nn.conv`` with the same
+    policy and mode (what it equals), and ``jaxpad.nn.avg_pool`` / ``max_pool`` against
+    the zero-padded ``lax.reduce_window`` of the same window; forward and gradient."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    rng = np.random.default_rng(4)
+    x = jnp.asarray(rng.standard_normal((batch, size, size, channels)), jnp.float32)
+    kernel = jnp.asarray(rng.standard_normal((3, 3, channels, channels)) * 0.1, jnp.float32)
+    policy = jaxpad.policies.torch(1)
+    print("| op | mode | stride | reference ms | reference2 | jaxpad |")
+    print("|---|---|---|---|---|---|")
+    for stride in (1, 2):
+        for mode in ("reflect", "constant"):
+
+            def conv(x, mode=mode, stride=stride):
+                return jaxpad.nn.conv(x, kernel, stride, policy, mode, dimension_numbers=dn)
+
+            y = jax.eval_shape(conv, x)
+            ct = jnp.asarray(rng.standard_normal(y.shape), jnp.float32)
+
+            def vjp(ct, conv=conv):
+                return jax.vjp(conv, x)[1](ct)[0]
+
+            def transposed(ct, mode=mode, stride=stride):
+                # The rows the strided forward conv skipped: output_padding.
+                extra = (size + 2 - 3) % stride
+                return jaxpad.nn.conv_transpose(
+                    ct, kernel, stride, policy, extra, None, dn, True, mode
+                )
+
+            np.testing.assert_allclose(transposed(ct), vjp(ct), rtol=2e-3, atol=2e-3)
+            fns = {"reference": jax.jit(vjp), "reference2": jax.jit(vjp)}
+            fns["jaxpad"] = jax.jit(transposed)
+            m = medians(fns, {n: (ct,) for n in fns}, rounds=rounds, calls=2)
+            print(
+                f"| conv_transpose / conv's VJP | {mode} | {stride} | "
+                f"{m['reference'] * 1e3:.2f} | {m['reference2'] / m['reference']:.2f} | "
+                f"{m['jaxpad'] / m['reference']:.2f} |",
+                flush=True,
+            )
+    window, strides = (1, 3, 3, 1), (1, 1, 1, 1)
+    zero_pads = ((0, 0), (1, 1), (1, 1), (0, 0))
+    for name, pool, init, op in (
+        ("avg_pool", jaxpad.nn.avg_pool, 0.0, lax.add),
+        ("max_pool", jaxpad.nn.max_pool, -jnp.inf, lax.max),
+    ):
+
+        def zero(x, init=init, op=op):
+            return lax.reduce_window(x, init, op, window, strides, zero_pads)
+
+        def ours(x, pool=pool):
+            return pool(x, window, strides, jaxpad.policies.torch([1, 1]), "reflect")
+
+        for kind in ("fwd", "grad"):
+            if kind == "fwd":
+                fns = {"reference": jax.jit(zero), "reference2": jax.jit(zero)}
+                fns["jaxpad"] = jax.jit(ours)
+            else:
+                fns = {
+                    n: jax.jit(jax.grad(lambda x, f=f: jnp.sum(jnp.sin(f(x)))))
+                    for n, f in (("reference", zero), ("reference2", zero), ("jaxpad", ours))
+                }
+            m = medians(fns, {n: (x,) for n in fns}, rounds=rounds, calls=2)
+            print(
+                f"| {name} 3x3 {kind} / zero-padded reduce_window | reflect | 1 | "
+                f"{m['reference'] * 1e3:.2f} | {m['reference2'] / m['reference']:.2f} | "
+                f"{m['jaxpad'] / m['reference']:.2f} |",
+                flush=True,
+            )
 
 
 def main():
@@ -360,15 +471,27 @@ def main():
     parser.add_argument("--layers", action="store_true", help="Flax/Equinox layers only")
     parser.add_argument("--step", action="store_true", help="the ResNet generator step only")
     parser.add_argument("--blocks", action="store_true", help="the MobileNetV2 blocks only")
+    parser.add_argument(
+        "--transpose", action="store_true", help="conv_transpose and the pools only"
+    )
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="CPU seconds per call instead of the wall clock"
+    )
     args = parser.parse_args()
+    if args.cpu_time:
+        global medians
+        medians = cpu_medians
     if args.pinned and allocator() != "pinned":
         os.execve(
             sys.executable,
             [sys.executable, "-m", "benchmarks.conv", *sys.argv[1:]],
             {**os.environ, **PINNED_MALLOC},
         )
-    print(machine(), "|", allocator(), "malloc |", load())
-    if args.layers or args.step or args.blocks:
+    clock = "CPU seconds" if args.cpu_time else "wall clock"
+    print(machine(), "|", allocator(), "malloc |", clock, "|", load())
+    if args.layers or args.step or args.blocks or args.transpose:
+        if args.transpose:
+            _transpose_and_pools(args.rounds)
         if args.layers or args.blocks:
             _layer_rows(args.rounds, blocks_only=not args.layers)
         if args.step:

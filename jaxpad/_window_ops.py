@@ -477,7 +477,20 @@ def folded_conv_transpose(
         padding = [(span - 1 - lo, span - 1 - hi) for span, (lo, hi) in zip(spans, fold_pads)]
         return _conv_lowering.conv_general_dilated(x, kernel, ones, padding, **kwargs)
     full = [(span - 1, span - 1) for span in spans]
-    z = _conv_lowering.conv_general_dilated(x, kernel, ones, full, **kwargs)
+    if (
+        all(s == 1 for s in strides)
+        and feature_group_count == 1
+        and preferred_element_type is None
+        and _conv_lowering.framed_applies(x.shape, kernel.shape, numbers, x.dtype)
+    ):
+        # The full convolution's output is larger than its input, which XLA:CPU keeps
+        # off YNNPACK: as the VJP of conv does (table "The input gradient's frame" in
+        # docs/performance.md), the "SAME" one plus the frame's strips.
+        z = _conv_lowering.full_correlation(
+            x, kernel, numbers, rhs_dilation=tuple(dilation), precision=precision
+        )
+    else:
+        z = _conv_lowering.conv_general_dilated(x, kernel, ones, full, **kwargs)
     lo, hi = [0] * z.ndim, [0] * z.ndim
     shape = list(z.shape)
     for axis, (p_lo, p_hi) in zip(numbers.out_spec[2:], fold_pads):

@@ -24,6 +24,12 @@ for one platform, and ``build_conv`` builds it:
   a convolution over the other axes.
 - ``"block_diagonal"`` (a tangent form, grouped): the ungrouped convolution by the
   kernel spread into a block-diagonal one.
+- ``"framed"`` (a tangent form, 2-D, stride 1): the kernel's derivative as the value's
+  form, the input's gradient as the zero-padded ("SAME") transposed convolution of the
+  cotangent, which is the padded input's gradient inside the frame, and the frame
+  (the pad's width) from thin strips of the cotangent. Reverse mode of a VALID conv
+  otherwise transposes into one convolution whose output (the padded input) is larger
+  than its input (the cotangent), which XLA:CPU keeps off its YNNPACK path.
 
 A plan may name a ``tangent`` form: the value is computed in ``form`` and the
 derivatives (forward and reverse, every order) in ``tangent``, through a
@@ -53,7 +59,16 @@ from jax.interpreters import ad, batching, mlir, xla
 
 from jaxpad._pad import pad
 
-FORMS = ("plain", "pad_slice", "shifted", "grouped_taps", "matmul", "rows", "block_diagonal")
+FORMS = (
+    "plain",
+    "pad_slice",
+    "shifted",
+    "grouped_taps",
+    "matmul",
+    "rows",
+    "block_diagonal",
+    "framed",
+)
 
 # Largest number of kernel taps the shifted form takes, at stride 1 and strided. Set by
 # the table "Depthwise convolutions" in docs/performance.md: 3x3 to 7x7 (49 taps) won
@@ -81,6 +96,20 @@ GROUPED_MAX_TAPS = 9
 # input gradient of the padded conv measured 5.3x the zero-padded one's, row-stacked
 # 1.2x.
 ROWS_MAX_FEATURES = 4
+
+# The framed input gradient: 2-D, float32, a window of 3 per axis (any dilation), at
+# least this many input and output channels. Set by the table "The input gradient's
+# frame" in docs/performance.md: 0.47-1.28x of the zero-padded gradient against
+# 0.51-1.38x for autodiff of pad_slice at 3x3 NHWC with 32-128 channels (CPU time); it
+# lost at 5x5 (1.45 against 1.30) and tied at 8-16 channels.
+FRAMED_MIN_FEATURES = 32
+FRAMED_WINDOW = 3
+# Channels-first, only from this many elements in the padded input (8 MiB in float32):
+# there autodiff's gradient kept temporaries past glibc's 32 MiB mmap ceiling (33 MiB,
+# 8,555 page faults per call at (8, 64, 64, 64)) and the framed one won at four shapes
+# of 8.3-9.8 MiB (1.14-1.22x against 1.28-1.79x, CPU time); it lost at four of 1.1-4.4
+# MiB. Same table.
+FRAMED_CHANNELS_FIRST_MIN_ELEMENTS = 2**21
 
 
 @dataclasses.dataclass(frozen=True)
@@ -280,6 +309,27 @@ def plan_conv(
                 reason="2-D, at most 4 input channels, channels last: derivatives as rows",
                 tangent="rows",
             )
+        # Table "The input gradient's frame": reverse mode of the VALID conv is one
+        # convolution whose output (the padded input) is larger than its input,
+        # which XLA:CPU keeps off YNNPACK; the "SAME" one plus the frame's strips
+        # won at 3x3 channels-last, and channels-first from 8 MiB.
+        padded_elements = int(x_shape[numbers.lhs_spec[0]]) * features
+        for n, (lo, hi) in zip(sizes, pads):
+            padded_elements *= max(n + lo + hi, 0)
+        if (
+            spatial == 2
+            and (channels_last or padded_elements >= FRAMED_CHANNELS_FIRST_MIN_ELEMENTS)
+            and dtype == np.dtype(np.float32)
+            and out_dtype == dtype
+            and all(k == FRAMED_WINDOW for k in window)
+            and min(kernel_in, kernel_out) >= FRAMED_MIN_FEATURES
+        ):
+            return ConvPlan(
+                "pad_slice",
+                wide[0],
+                reason="2-D, 3x3, float32, 32+ channels, channels last or 8 MiB: framed",
+                tangent="framed",
+            )
         return ConvPlan(
             "pad_slice", wide[0], reason="2-D/3-D, ungrouped, stride 1, all-zero conv padding"
         )
@@ -329,6 +379,25 @@ def build_conv(
 
     if plan.tangent is None:
         return form(plan.form)(x, kernel)
+    if plan.tangent == "framed":
+        if (
+            any(p != (0, 0) for p in padding)
+            or any(int(s) != 1 for s in strides)
+            or any(d != 1 for d in lhs_dilation or ())
+            or feature_group_count != 1
+        ):
+            # Written for a stride-1 ungrouped VALID convolution of the padded input
+            # (where the planner names it); anything else differentiates its value.
+            return form(plan.form)(x, kernel)
+        framed = dict(numbers=numbers, rhs_dilation=options["rhs_dilation"])
+        pieces = partial(
+            _framed_pieces,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+            **framed,
+        )
+        split = partial(_framed_split, kernel_shape=kernel.shape, **framed)
+        return _with_input_gradient(form(plan.form), pieces, split)(x, kernel)
     return _with_tangent(form(plan.form), form(plan.tangent))(x, kernel)
 
 
@@ -357,6 +426,201 @@ def _with_tangent(value, tangent):
 
     conv.defjvp(jvp, symbolic_zeros=True)
     return conv
+
+
+def _with_input_gradient(value, pieces, split):
+    """``value``, with its tangent in the padded input written as the transpose of
+    ``pieces(ct, kernel)`` (its gradient, as pieces side by side) applied to the input
+    tangent cut by ``split``, so that reverse mode transposes it back into ``pieces``
+    joined by one concatenation (the transpose of ``lax.split``); its tangent in the
+    kernel is ``value`` itself."""
+
+    @jax.custom_jvp
+    def conv(xp, kernel):
+        return value(xp, kernel)
+
+    def jvp(primals, tangents):
+        xp, kernel = primals
+        d_xp, d_kernel = tangents
+        out = conv(xp, kernel)
+        terms = []
+        if not isinstance(d_xp, jax.custom_derivatives.SymbolicZero):
+            through_input = jax.linear_transpose(
+                lambda ct: pieces(ct, kernel), jax.ShapeDtypeStruct(out.shape, out.dtype)
+            )
+            terms.append(through_input(split(d_xp))[0])
+        if not isinstance(d_kernel, jax.custom_derivatives.SymbolicZero):
+            terms.append(value(xp, d_kernel))
+        if not terms:
+            return out, jnp.zeros_like(out)
+        return out, sum(terms[1:], terms[0])
+
+    conv.defjvp(jvp, symbolic_zeros=True)
+    return conv
+
+
+def _frame(kernel_shape, numbers, rhs_dilation):
+    """Per spatial axis of a stride-1 VALID convolution's input gradient (the full
+    correlation of the cotangent with the flipped kernel): the kernel's span, the
+    "SAME" padding of the middle piece (an output as long as the cotangent), and the
+    frame's width on each side (together span - 1)."""
+    spatial = len(numbers.rhs_spec) - 2
+    dilation = tuple(int(d) for d in rhs_dilation or (1,) * spatial)
+    window = [int(kernel_shape[a]) for a in numbers.rhs_spec[2:]]
+    spans = [d * (k - 1) + 1 for k, d in zip(window, dilation)]
+    middle = [((s - 1) // 2, s - 1 - (s - 1) // 2) for s in spans]
+    frame = [(s - 1 - m_lo, m_lo) for s, (m_lo, _) in zip(spans, middle)]
+    return dilation, spans, middle, frame
+
+
+def _framed_pieces(ct, kernel, *, numbers, rhs_dilation, precision, preferred_element_type):
+    """The gradient of a stride-1 VALID convolution with respect to its (padded) input,
+    given the cotangent ``ct`` of its output, as ``_correlation_pieces`` of ``ct`` by
+    the transposed kernel."""
+    # The transposed convolution: the output's layout reads as the input, the kernel's
+    # input and output features swap, its window flips.
+    transposed = lax.ConvDimensionNumbers(
+        lhs_spec=numbers.out_spec,
+        rhs_spec=(numbers.rhs_spec[1], numbers.rhs_spec[0], *numbers.rhs_spec[2:]),
+        out_spec=numbers.lhs_spec,
+    )
+    flipped = lax.rev(kernel, tuple(numbers.rhs_spec[2:]))
+    return _correlation_pieces(
+        ct,
+        flipped,
+        numbers=transposed,
+        rhs_dilation=rhs_dilation,
+        precision=precision,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+def _correlation_pieces(y, kernel, *, numbers, rhs_dilation, precision, preferred_element_type):
+    """The full correlation of ``y`` with ``kernel`` (padding span - 1 on both sides,
+    stride 1) as nested pieces along the spatial axes (``[low strip, middle, high
+    strip]`` per axis, the middle nested in the next axis): the middle is the "SAME"
+    correlation, an output no larger than its input, which XLA:CPU runs on YNNPACK; the
+    strips of the frame each read only the rows of ``y`` that reach them."""
+    spatial = y.ndim - 2
+    dilation, spans, middle, frame = _frame(kernel.shape, numbers, rhs_dilation)
+
+    def correlate(piece, padding):
+        return lax.conv_general_dilated(
+            piece,
+            kernel,
+            (1,) * spatial,
+            padding,
+            rhs_dilation=dilation,
+            dimension_numbers=numbers,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+        )
+
+    def along(axis, padding):
+        """The pieces from ``axis`` on; ``padding`` holds the earlier axes' (a strip's
+        or the middle's) and the full correlation's on the later ones."""
+        if axis == spatial:
+            return correlate(y, padding)
+        lo, hi = frame[axis]
+        span = spans[axis]
+        a = numbers.lhs_spec[2 + axis]
+        n = y.shape[a]
+        pieces = []
+        if lo:
+            own = list(padding)
+            own[axis] = (span - 1, 0)
+            pieces.append(correlate(lax.slice_in_dim(y, 0, lo, axis=a), own))
+        own = list(padding)
+        own[axis] = middle[axis]
+        pieces.append(along(axis + 1, own))
+        if hi:
+            own = list(padding)
+            own[axis] = (0, span - 1)
+            pieces.append(correlate(lax.slice_in_dim(y, n - hi, n, axis=a), own))
+        return pieces
+
+    # Outer axes first: the strips of the first axis span the whole padded width of the
+    # others (their frame included), so each later axis only frames the middle.
+    return along(0, [(s - 1, s - 1) for s in spans])
+
+
+def _joined(pieces, numbers, axis=0):
+    """``_correlation_pieces``' nesting joined into one array (its output layout)."""
+    if not isinstance(pieces, list):
+        return pieces
+    parts = [_joined(p, numbers, axis + 1) if isinstance(p, list) else p for p in pieces]
+    return parts[0] if len(parts) == 1 else lax.concatenate(parts, numbers.out_spec[2 + axis])
+
+
+def framed_applies(y_shape, kernel_shape, numbers, dtype, *, feature_group_count=1):
+    """Whether the planner's framed rule (table "The input gradient's frame") takes the
+    full correlation of ``y_shape`` by ``kernel_shape`` (output: the padded input)."""
+    spatial = len(numbers.lhs_spec) - 2
+    if spatial != 2 or feature_group_count != 1 or np.dtype(dtype) != np.dtype(np.float32):
+        return False
+    if _is_symbolic(y_shape) or _is_symbolic(kernel_shape):
+        return False
+    window = [int(kernel_shape[a]) for a in numbers.rhs_spec[2:]]
+    features = [int(kernel_shape[numbers.rhs_spec[0]]), int(kernel_shape[numbers.rhs_spec[1]])]
+    if any(k != FRAMED_WINDOW for k in window) or min(features) < FRAMED_MIN_FEATURES:
+        return False
+    ndim = len(y_shape)
+    channels_last = numbers.lhs_spec[1] == ndim - 1 and numbers.out_spec[1] == ndim - 1
+    elements = int(y_shape[numbers.lhs_spec[0]]) * features[0]
+    for a, k in zip(numbers.lhs_spec[2:], window):
+        elements *= int(y_shape[a]) + k - 1
+    return channels_last or elements >= FRAMED_CHANNELS_FIRST_MIN_ELEMENTS
+
+
+def full_correlation(y, kernel, numbers, *, rhs_dilation=None, precision=None, **kwargs):
+    """``lax.conv_general_dilated(y, kernel, 1, [(span - 1, span - 1)] * n)`` (a stride-1
+    transposed convolution's full output), on XLA:CPU as framed pieces where the framed
+    rule applies: the one convolution's output is larger than its input, off YNNPACK."""
+    spatial = y.ndim - 2
+    dilation = tuple(int(d) for d in rhs_dilation or (1,) * spatial)
+    window = [int(kernel.shape[a]) for a in numbers.rhs_spec[2:]]
+    full = [(d * (k - 1), d * (k - 1)) for k, d in zip(window, dilation)]
+    options = dict(rhs_dilation=dilation, precision=precision, **kwargs)
+
+    def one(y, kernel):
+        return lax.conv_general_dilated(
+            y, kernel, (1,) * spatial, full, dimension_numbers=numbers, **options
+        )
+
+    if kwargs or not framed_applies(y.shape, kernel.shape, numbers, y.dtype):
+        return one(y, kernel)
+
+    def framed(y, kernel):
+        pieces = _correlation_pieces(
+            y,
+            kernel,
+            numbers=numbers,
+            rhs_dilation=dilation,
+            precision=precision,
+            preferred_element_type=None,
+        )
+        return _joined(pieces, numbers)
+
+    return lax.platform_dependent(y, kernel, cpu=framed, default=one)
+
+
+def _framed_split(d_xp, kernel_shape, *, numbers, rhs_dilation):
+    """``d_xp`` (shaped as the padded input) cut into ``_framed_pieces``' nesting."""
+    spatial = d_xp.ndim - 2
+    _, _, _, frame = _frame(kernel_shape, numbers, rhs_dilation)
+
+    def along(value, axis):
+        if axis == spatial:
+            return value
+        lo, hi = frame[axis]
+        a = numbers.lhs_spec[2 + axis]
+        sizes = [size for size in (lo, value.shape[a] - lo - hi, hi) if size]
+        parts = list(lax.split(value, sizes, axis=a)) if len(sizes) > 1 else [value]
+        middle = 1 if lo else 0
+        parts[middle] = along(parts[middle], axis + 1)
+        return parts
+
+    return along(d_xp, 0)
 
 
 def _zero_padded(xp, padding, numbers):
