@@ -687,3 +687,139 @@ def test_traced_sigma(order):
 def test_traced_sigma_needs_a_radius():
     with pytest.raises(TypeError, match=r"^jaxpad\.scipy\.ndimage\.gaussian_filter: sigma is "):
         jax.jit(lambda s: ndimage.gaussian_filter(np.ones((3, 3)), s))(1.0)
+
+
+def _primitives(f, *args):
+    return [eqn.primitive.name for eqn in jax.make_jaxpr(f)(*args).eqns]
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_separable_padded_once(mode):
+    # The separable filters in a mode that is an index map pad once (padded_passes),
+    # the minor pass last; the constant modes pad each pass (scipy pads each
+    # intermediate with cval). Checked against scipy where the frame fold compresses
+    # (axes longer than twice the pad), in 2-D and 3-D, forward and VJP (the VJP by
+    # <A x, y> = <x, A^T y>, A x from scipy).
+    rng = np.random.default_rng(90 + PAD_MODES.index(mode))
+    cases = (
+        ((13, 11), lambda m: (lambda x: ndimage.gaussian_filter(x, 1.0, mode=m, cval=0.5)),
+         lambda x, m: sn.gaussian_filter(x, 1.0, mode=m, cval=0.5)),
+        ((7, 9, 8), lambda m: (lambda x: ndimage.uniform_filter(x, (3, 2, 4), mode=m)),
+         lambda x, m: sn.uniform_filter(x, (3, 2, 4), mode=m)),
+        ((12, 10), lambda m: (lambda x: ndimage.sobel(x, 0, mode=m)),
+         lambda x, m: sn.sobel(x, 0, mode=m)),
+    )  # fmt: skip
+    for shape, ours, theirs in cases:
+        x = rng.standard_normal(shape)
+        y = rng.standard_normal(shape)
+        f = ours(mode)
+        names = _primitives(f, x)
+        if mode == "constant":
+            assert "jaxpad_scipy_padded_passes" not in names
+        else:
+            assert names.count("jaxpad_scipy_padded_passes") == 1
+            assert "jaxpad_scipy_padded_taps" not in names
+        np.testing.assert_allclose(jax.jit(f)(x), theirs(x, mode), rtol=1e-12, atol=1e-12)
+        _, vjp = jax.vjp(jax.jit(f), x)
+        a_x = theirs(x, mode) - theirs(np.zeros(shape), mode)  # the linear part
+        np.testing.assert_allclose(np.vdot(vjp(y)[0], x), np.vdot(a_x, y), rtol=1e-10)
+
+
+def test_separable_padded_once_batched_and_differentiable():
+    # vmap moves the batch to a leading axis without a pass; a batched pad value
+    # takes the composition; check_grads at order 2 through both.
+    rng = np.random.default_rng(96)
+    xs = rng.standard_normal((2, 11, 10))
+    cs = np.array([0.5, -2.0])
+
+    def f(x, c):
+        return ndimage.gaussian_filter(x, (1.0, 0.6), mode="wrap", cval=c)
+
+    got = jax.jit(jax.vmap(f))(xs, cs)
+    for x, g in zip(xs, got):
+        np.testing.assert_allclose(g, sn.gaussian_filter(x, (1.0, 0.6), mode="wrap"), rtol=1e-12)
+    tol = dict(modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+    check_grads(jax.jit(jax.vmap(f)), (xs, cs), order=2, **tol)
+    g = jax.jit(jax.vmap(lambda x: ndimage.uniform_filter(x, 3, mode="mirror")))
+    np.testing.assert_allclose(
+        g(xs), [sn.uniform_filter(x, 3, mode="mirror") for x in xs], rtol=1e-12
+    )
+    check_grads(g, (xs,), order=1, **tol)
+
+
+def test_minor_axis_pad_written_once():
+    # A 2-D separable filter writes the minor axis' pad once, one concatenate that the
+    # minor pass reads through a flat view (_flat_pass): sliced along the minor axis,
+    # XLA split that concatenate into one copy per tap, and XLA:CPU fused the first
+    # pass into the second, evaluated once per tap (docs/scipy.md#performance).
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA:CPU's fusion decisions")
+    x = jnp.zeros((256, 256), jnp.float64)
+    text = jax.jit(lambda x: ndimage.uniform_filter(x, 9)).lower(x).compile().as_text()
+    entry = text.split("\nENTRY")[1]
+    minor = [line for line in entry.splitlines() if "concatenate(" in line]
+    minor = [line for line in minor if "dimensions={1}" in line]
+    # One pad of the minor axis, of the first pass' result (rows not padded).
+    assert len(minor) == 1, entry
+    assert "f64[256,264]" in minor[0].split("concatenate(")[0], entry
+    # A correlation with weights across the minor axis reads its pad the same way
+    # (_flat_taps): one concatenate, of the whole padded array.
+    weights = np.arange(9.0).reshape(3, 3)
+    text = jax.jit(lambda x: ndimage.correlate(x, weights)).lower(x).compile().as_text()
+    entry = text.split("\nENTRY")[1]
+    minor = [line for line in entry.splitlines() if "concatenate(" in line]
+    minor = [line for line in minor if "dimensions={1}" in line]
+    assert len(minor) == 1, entry
+    assert "f64[258,258]" in minor[0].split("concatenate(")[0], entry
+
+
+@pytest.mark.parametrize("mode", PAD_MODES)
+def test_laplace_one_cross_correlation(mode):
+    # laplace of a floating array is one correlation with a cross of [1, -2, 1]s,
+    # equal to scipy's sum of 1-D passes, per-axis modes and axes too.
+    rng = np.random.default_rng(97 + PAD_MODES.index(mode))
+    x = rng.standard_normal((6, 7))
+    f = lambda x: ndimage.laplace(x, mode=mode, cval=0.7)  # noqa: E731
+    assert _primitives(f, x).count("jaxpad_scipy_padded_taps") == 1
+    np.testing.assert_allclose(jax.jit(f)(x), sn.laplace(x, mode=mode, cval=0.7), rtol=1e-12)
+    x = rng.standard_normal((6, 7, 5))
+    f = lambda x: ndimage.laplace(x, mode=mode, cval=0.7)  # noqa: E731
+    assert _primitives(f, x).count("jaxpad_scipy_padded_taps") == 1
+    np.testing.assert_allclose(jax.jit(f)(x), sn.laplace(x, mode=mode, cval=0.7), rtol=1e-12)
+    # Past _CROSS_PAD_BYTES_MAX padded, the sum of 1-D passes (its temporaries would
+    # be page-faulted in on every call; docs/scipy.md#performance).
+    big = jax.ShapeDtypeStruct((128, 128, 128), jnp.float64)
+    assert _primitives(f, big).count("jaxpad_scipy_padded_taps") == 3
+    small = jax.ShapeDtypeStruct((128, 128, 128), jnp.float32)
+    assert _primitives(f, small).count("jaxpad_scipy_padded_taps") == 1
+    x = x[:, 0]
+    modes = [mode, "wrap"]
+    g = lambda x: ndimage.laplace(x, mode=modes, cval=0.7, axes=(1, 0))  # noqa: E731
+    assert _primitives(g, x).count("jaxpad_scipy_padded_taps") == 1
+    want = sn.laplace(x, mode=modes, cval=0.7, axes=(1, 0))
+    np.testing.assert_allclose(jax.jit(g)(x), want, rtol=1e-12, atol=1e-12)
+    check_grads(jax.jit(g), (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+    # An integer output casts each axis' term, as scipy does: the sum of passes.
+    h = lambda x: ndimage.laplace(x, output=np.int32, mode=mode)  # noqa: E731
+    assert _primitives(h, x).count("jaxpad_scipy_padded_taps") == 2
+    np.testing.assert_array_equal(
+        jax.jit(h)(x * 10), sn.laplace(x * 10, output=np.int32, mode=mode)
+    )
+
+
+def test_selection_index_written_once():
+    # The tangent's index (which window element a min/max/rank filter selected) is a
+    # concatenate of two halves of the minor axis, which XLA:CPU does not fuse, so the
+    # transpose reads it from memory instead of evaluating it at each window read
+    # (docs/scipy.md#performance).
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA:CPU's fusion decisions")
+    x = jnp.zeros((128, 128), jnp.float32)  # (at 64x64 no concatenate is left)
+    for f in (
+        lambda x: ndimage.maximum_filter1d(x, 5, axis=0),
+        lambda x: ndimage.median_filter(x, 3),
+    ):
+        vjp = jax.jit(lambda x, t, f=f: jax.vjp(f, x)[1](t)[0])
+        entry = vjp.lower(x, x).compile().as_text().split("\nENTRY")[1]
+        joined = [line for line in entry.splitlines() if "concatenate(" in line]
+        assert any(line.split("=")[1].strip().startswith("s8[") for line in joined), entry

@@ -250,7 +250,29 @@ def padded_taps(x, cval, weights: np.ndarray, begins, ends, modes):
 
 
 def _padded_taps_impl(x, cval, *, weights, begins, ends, modes, out_shape):
-    return _impl(padded(x, cval, begins, ends, modes), weights=weights, out_shape=out_shape)
+    xp = padded(x, cval, begins, ends, modes)
+    if x.ndim >= 2 and weights[0][-1] > 1 and 0 not in out_shape:
+        return _flat_taps(xp, weights, out_shape)
+    return _impl(xp, weights=weights, out_shape=out_shape)
+
+
+def _flat_taps(xp, weights, out_shape):
+    """``_impl(xp, weights, out_shape)`` for weights that span the minor axis, read
+    from xp flattened: each tap one slice of the 1-D view at its offset in xp's
+    row-major order (the outputs past each row's end read the next row, and are
+    dropped). Sliced along the minor axis, the pad's concatenate is split by XLA into
+    one concatenate per tap, each a copy that XLA:CPU does not fuse; through the flat
+    view the pad is written once (a random 3x3 correlation at 1024x1024 in float64:
+    2.4 against 6.7 ms; docs/scipy.md#performance)."""
+    shape, entries = weights
+    strides = [int(np.prod(xp.shape[d + 1 :])) for d in range(xp.ndim)]
+    length = sum((o - 1) * s for o, s in zip(out_shape, strides)) + 1
+    flat_entries = tuple(((sum(i * s for i, s in zip(index, strides)),), w) for index, w in entries)
+    span = sum((n - 1) * s for n, s in zip(shape, strides)) + 1
+    flat = xp.reshape(-1)
+    out = _impl(flat, weights=((span,), flat_entries), out_shape=(length,))
+    out = lax.pad(out, jnp.zeros((), out.dtype), [(0, flat.shape[0] - length, 0)])
+    return lax.slice(out.reshape(xp.shape), (0,) * xp.ndim, tuple(out_shape))
 
 
 def _padded_taps_transpose(ct, x, cval, *, weights, begins, ends, modes, out_shape):
@@ -442,3 +464,178 @@ ad.primitive_jvps[padded_select_p] = _padded_select_jvp
 ad.primitive_transposes[padded_select_p] = _padded_select_transpose
 batching.primitive_batchers[padded_select_p] = _padded_select_batch
 mlir.register_lowering(padded_select_p, mlir.lower_fun(_padded_select_impl, multiple_results=False))
+
+
+# padded_passes(x, cval) = 1-D correlations, one per axis, of padded(x, cval) padded
+# on every filtered axis at once: linear in (x, cval) together. A separable filter
+# padded per pass materializes a padded copy of each intermediate (one or two copies,
+# as jaxpad's planner builds the pad); padded once, the passes read one padded array
+# and each writes one intermediate, and the outer axis runs first so that the later
+# passes read the smaller intermediates. XLA:CPU allocates a program's temporaries as
+# one block, and glibc maps a block over 32 MiB afresh on every call (its largest
+# mmap threshold): a float64 uniform filter at 1024x1024 needed 32.04 MiB padded per
+# pass and spent most of its 33-40 ms in 8203 page faults a call, 16.05 MiB padded
+# once (4.4 ms); docs/scipy.md#performance. Only for modes that are index maps:
+# a constant mode pads each intermediate with cval, which the earlier passes would
+# have filtered.
+padded_passes_p = Primitive("jaxpad_scipy_padded_passes")
+
+# XLA:CPU fuses a producer into a consumer that reads it at up to 15 places (its
+# allowed code duplication), so a first pass is evaluated again per tap of a minor
+# pass of up to 15 taps; _flat_pass avoids that, and a longer minor pass reads the
+# first pass from memory anyway, faster as plain slices (docs/scipy.md#performance:
+# gaussian sigma 4, 33 taps, 2.7 against 7.0 ms in float32 at 1024x1024; uniform 9,
+# 1.4 against 3.8 ms with _flat_pass).
+_FUSED_TAPS_MAX = 15
+
+
+def padded_passes(x, cval, passes: Sequence[tuple[int, np.ndarray]], begins, ends, modes):
+    """The 1-D correlations ``passes`` ((axis, weights), at most one per axis, in that
+    order) of ``padded(x, cval, begins, ends, modes)``, each axis padded by its pass'
+    length - 1 in all (``begins`` + ``ends``); the output has ``x``'s shape."""
+    keys = tuple((axis, tuple(v.item() for v in np.asarray(w))) for axis, w in passes)
+    return padded_passes_p.bind(
+        x,
+        jnp.asarray(cval, x.dtype),
+        passes=keys,
+        begins=tuple(begins),
+        ends=tuple(ends),
+        modes=tuple(modes),
+    )
+
+
+def _pass_key(ndim: int, axis: int, w: tuple) -> tuple:
+    shape = [1] * ndim
+    shape[axis] = len(w)
+    return _key(np.asarray(w).reshape(shape))
+
+
+def _flat_minor(passes, shape) -> bool:
+    """Whether the minor pass runs last through _flat_pass: two passes, the last on
+    the minor axis, of at most _FUSED_TAPS_MAX taps (longer ones are not fused)."""
+    taps_count = sum(1 for v in passes[-1][1] if v != 0)
+    return (
+        len(passes) == 2
+        and passes[-1][0] == len(shape) - 1
+        and taps_count <= _FUSED_TAPS_MAX
+        and 0 not in shape
+    )
+
+
+def _padded_passes_impl(x, cval, *, passes, begins, ends, modes):
+    last = x.ndim - 1
+    if _flat_minor(passes, x.shape):
+        # The other pass on x padded along its axis, then the minor axis' pad of its
+        # result and the minor pass over the rows laid end to end (_flat_pass). With
+        # three passes the first two still fuse (and the flat pass measured slower
+        # than one pad of every axis: 84 against 65 ms for a float64 uniform filter
+        # of size 9 at 128x128x128, docs/scipy.md#performance).
+        first_b, first_e = list(begins), list(ends)
+        first_b[last] = first_e[last] = 0
+        y = _passes(padded(x, cval, first_b, first_e, modes), passes[:-1])
+        minor_b, minor_e = [0] * x.ndim, [0] * x.ndim
+        minor_b[last], minor_e[last] = begins[last], ends[last]
+        return _flat_pass(padded(y, cval, minor_b, minor_e, modes), passes[-1][1])
+    return _passes(padded(x, cval, begins, ends, modes), passes)
+
+
+def _passes(y, passes):
+    for axis, w in passes:
+        out = list(y.shape)
+        out[axis] -= len(w) - 1
+        y = _impl(y, weights=_pass_key(y.ndim, axis, w), out_shape=tuple(out))
+    return y
+
+
+def _flat_pass(yp, w):
+    """The 'valid' correlation of yp's last axis with ``w``, computed on yp flattened
+    (each row's last len(w) - 1 outputs read the next row, and are dropped).
+
+    The slices of a 1-D view are not slices of the pad's concatenate, which XLA
+    splits into one concatenate per tap (a copy each) when sliced along the minor
+    axis, and XLA:CPU never fuses a concatenate on the minor axis: so the pad is
+    written once, and the passes before it once, instead of being evaluated again for
+    each tap of this pass (a float64 uniform filter of size 9 at 1024x1024: 3.4 ms
+    against 28 ms for those copies and 10-11 ms for the recomputation;
+    docs/scipy.md#performance)."""
+    size = len(w)
+    flat = yp.reshape(-1)
+    out = _impl(flat, weights=_key(np.asarray(w)), out_shape=(flat.shape[0] - size + 1,))
+    out = lax.pad(out, jnp.zeros((), out.dtype), [(0, size - 1, 0)]).reshape(yp.shape)
+    return lax.slice_in_dim(out, 0, yp.shape[-1] - size + 1, axis=yp.ndim - 1)
+
+
+def _padded_passes_transpose(ct, x, cval, *, passes, begins, ends, modes):
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
+    if type(ct) is ad.Zero:
+        return _zero_ct(x), _zero_ct(cval)
+    if 0 in x_shape:
+        return jnp.zeros(x_shape, ct.dtype), jnp.zeros((), cval_aval.dtype)
+    ndim = len(x_shape)
+    e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
+
+    # The minor pass' transpose is not run through _flat_pass: on the cotangent
+    # zero-padded by a concatenate it measured slower than these slices (float64
+    # uniform 9 at 1024x1024: 6.6 against 4.7 ms; docs/scipy.md#performance).
+
+    def transposed(c, axis, w, rows=None):
+        # The pass' transpose along ``axis``: c zero-padded by len(w) - 1 on each side,
+        # correlated with the reversed weights; ``rows`` = (start, stop) of the result
+        # along axis (default: all), read from c's rows [start - len(w) + 1, stop).
+        n, size = c.shape[axis], len(w)
+        start, stop = rows if rows is not None else (0, n + size - 1)
+        lo, hi = max(0, start - size + 1), min(n, stop)
+        part = lax.slice_in_dim(c, lo, hi, axis=axis) if (lo, hi) != (0, n) else c
+        pads = [(0, 0, 0)] * ndim
+        pads[axis] = (lo - (start - size + 1), stop - hi, 0)
+        out = list(c.shape)
+        out[axis] = stop - start
+        return taps_p.bind(
+            _embed(part, 0, pads),
+            weights=_pass_key(ndim, axis, w[::-1]),
+            out_shape=tuple(out),
+        )
+
+    def block(axis, start, stop):
+        # Rows [start, stop) along ``axis`` of the transposed passes (the passes on
+        # the other axes commute with a choice of rows along this one, so the pass on
+        # this axis runs first, on the rows it needs).
+        c = ct
+        if axis is not None:
+            c = transposed(c, axis, dict(passes)[axis], (start, stop))
+        for ax, w in reversed(passes):
+            if ax != axis:
+                c = transposed(c, ax, w)
+        return c
+
+    g, cval_ct = _fold(block, e_shape, begins, ends, modes, jnp.zeros((), cval_aval.dtype))
+    return (
+        g if ad.is_undefined_primal(x) else None,
+        cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
+    )
+
+
+def _padded_passes_batch(args, dims, *, passes, begins, ends, modes):
+    x, cval = args
+    dx, dc = dims
+    params = dict(passes=passes, begins=begins, ends=ends, modes=modes)
+    if dc is not None:
+        fn = functools.partial(_padded_passes_impl, **params)
+        return jax.vmap(fn, in_axes=(dx, dc))(x, cval), 0
+    x = jnp.moveaxis(x, dx, 0)
+    return padded_passes_p.bind(
+        x,
+        cval,
+        passes=tuple((axis + 1, w) for axis, w in passes),
+        begins=(0, *begins),
+        ends=(0, *ends),
+        modes=(modes[0], *modes),
+    ), 0
+
+
+padded_passes_p.def_impl(_padded_passes_impl)
+padded_passes_p.def_abstract_eval(lambda x, cval, **_: x.update(shape=x.shape, dtype=x.dtype))
+ad.deflinear2(padded_passes_p, _padded_passes_transpose)
+batching.primitive_batchers[padded_passes_p] = _padded_passes_batch
+mlir.register_lowering(padded_passes_p, mlir.lower_fun(_padded_passes_impl, multiple_results=False))
