@@ -184,10 +184,12 @@ def test_3x3_channels_last_float32_takes_the_framed_input_gradient():
         ((8, 16, 16, 16), (3, 3, 16, 32), NHWC, pads, (1, 1), {}),  # 16 channels in
         ((8, 16, 16, 32), (3, 3, 32, 16), NHWC, pads, (1, 1), {}),  # 16 out
         ((8, 16, 16, 32), (3, 3, 32, 32), NHWC, pads, (1, 1), dict(dtype=jnp.float64)),
-        ((8, 16, 16, 32), (3, 3, 32, 32), NHWC, pads, (2, 2), {}),  # strided
+        ((8, 32, 16, 16), (32, 32, 3, 3), NCHW, pads, (2, 2), {}),  # strided
     ):
         plan = _plan(x_shape, k_shape, dn, widths, "reflect", strides, **options)
         assert plan.form == "pad_slice" and plan.tangent != "framed", plan
+    strided = _plan((8, 16, 16, 32), (3, 3, 32, 32), NHWC, pads, "reflect", (2, 2))
+    assert strided.tangent == "plain", strided
     # A stem keeps the row-stacked tangent.
     assert _plan((4, 64, 64, 3), (3, 3, 3, 64), NHWC, pads, "reflect", (1, 1)).tangent == "rows"
 
@@ -276,16 +278,50 @@ def test_zero_padding_rules():
 
 def test_strided_after_a_pad_in_a_mode_is_pad_slice_with_plain_derivatives():
     # Table "Strided convolutions": the extra zero's value 1.3-2.1x against the plain
-    # form's 1.7-3.1x; its own derivatives were no faster than the plain form's.
-    args = ((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, "reflect")
+    # form's 1.7-3.1x; its own derivatives were no faster than the plain form's. (3x3
+    # channels-last takes the border value: the next test.)
+    args = ((8, 16, 16, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2, "reflect")
     for strides in ((2, 2), (1, 2)):
         plan = _plan(*args, strides)
         assert plan == ConvPlan("pad_slice", 0, plan.reason, "plain"), plan
+    plan = _plan((8, 32, 16, 16), (32, 32, 3, 3), NCHW, [(1, 1)] * 2, "wrap", (2, 2))
+    assert plan == ConvPlan("pad_slice", 0, plan.reason, "plain"), plan
     # Grouped, or zeros left to lax's own padding: as before.
     assert _plan(*args, (2, 2), feature_group_count=4).form == "plain"
     assert _plan(*args[:3], [(1, 1)] * 2, "constant", (2, 2)) == ConvPlan(
         "plain", reason="no measured form beats pad, then conv"
     )
+
+
+@pytest.mark.parametrize("mode", MODES[1:])
+def test_strided_3x3_channels_last_in_a_mode_takes_the_border_value(mode):
+    # Table "The strided border": the zero-padded conv with its border recomputed from
+    # strips, 1.05-1.38x forward against pad_slice's 1.23-1.83x (stride 2, 3x3, NHWC);
+    # the derivatives stay the plain form's.
+    args = ((8, 16, 16, 32), (3, 3, 32, 32), NHWC)
+    for strides, pads in (
+        ((2, 2), [(1, 1)] * 2),
+        ((1, 2), [(1, 1)] * 2),
+        ((2, 3), [(2, 0), (0, 1)]),
+    ):
+        plan = _plan(*args, pads, mode, strides)
+        assert plan == ConvPlan("border", reason=plan.reason, tangent="plain"), plan
+    assert _plan(*args[:2], NHWC, [(1, 1)] * 2, mode, (2, 2), dtype=jnp.float64).form == "border"
+    # Not measured or lost: stride 1, 5x5 (lost), channels-first (lost), a dilated
+    # kernel, a grouped conv, a crop, half precision, zeros (lax's own padding).
+    not_border = [
+        _plan(*args, [(1, 1)] * 2, mode, (1, 1)),
+        _plan((8, 16, 16, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2, mode, (2, 2)),
+        _plan((8, 32, 16, 16), (32, 32, 3, 3), NCHW, [(1, 1)] * 2, mode, (2, 2)),
+        _plan(*args, [(2, 2)] * 2, mode, (2, 2), rhs_dilation=(2, 2)),
+        _plan(
+            (8, 16, 16, 32), (3, 3, 8, 32), NHWC, [(1, 1)] * 2, mode, (2, 2), feature_group_count=4
+        ),
+        _plan(*args, [(-1, 1), (1, 1)], mode, (2, 2)),
+        _plan(*args, [(1, 1)] * 2, mode, (2, 2), dtype=jnp.float16),
+        _plan(*args, [(1, 1)] * 2, "constant", (2, 2)),
+    ]
+    assert all(plan.form != "border" for plan in not_border), not_border
 
 
 def test_1d_and_dilated_input_convs_keep_the_plain_form():
@@ -439,7 +475,7 @@ CASES = [
 ]  # fmt: skip
 
 
-def _forms_for(numbers, x_shape, k_shape, strides, groups):
+def _forms_for(numbers, x_shape, k_shape, strides, groups, pads):
     """Every form that can build this convolution (the planner aside)."""
     forms = [ConvPlan("plain")]
     spans = [k_shape[a] for a in numbers.rhs_spec[2:]]
@@ -447,6 +483,10 @@ def _forms_for(numbers, x_shape, k_shape, strides, groups):
     forms.append(ConvPlan("pad_slice", axis))
     if any(s != 1 for s in strides):
         forms.append(ConvPlan("pad_slice", axis, tangent="plain"))
+    if groups == 1 and all(lo >= 0 and hi >= 0 for lo, hi in pads):
+        # Written for non-negative pads (where the planner names it).
+        forms.append(ConvPlan("border"))
+        forms.append(ConvPlan("border", tangent="plain"))
     depthwise = k_shape[numbers.rhs_spec[1]] == 1 and groups == x_shape[numbers.lhs_spec[1]]
     if depthwise and k_shape[numbers.rhs_spec[0]] == groups:
         forms.append(ConvPlan("shifted"))
@@ -490,7 +530,7 @@ def test_every_form_equals_the_plain_one_eager_jit_vmap(case, mode):
     kernel = jnp.asarray(rng.standard_normal(k_shape), jnp.float32)
     expected = _oracle(x, kernel, numbers, pads, mode, strides, dilation, groups)
     seen = set()
-    for plan in _forms_for(numbers, x_shape, k_shape, strides, groups):
+    for plan in _forms_for(numbers, x_shape, k_shape, strides, groups, pads):
         if plan.form == "plain" and mode not in ("constant", "reflect"):
             continue  # the plain form (jaxpad.pad, then lax) is tested in every mode elsewhere
         if (plan.form, plan.slice_axis) in seen:
@@ -602,12 +642,12 @@ def _derivatives(f, x, kernel):
 def test_every_form_s_derivatives_of_order_two_equal_the_oracle(case, mode):
     # The oracle: autodiff of jnp.pad, then lax's VALID conv. One compiled program per
     # form holds all five derivatives (check_grads' eager evaluations took 3-6 s a case).
-    dn, x_shape, k_shape, groups, _, strides = GRAD_CASES[case]
+    dn, x_shape, k_shape, groups, pads, strides = GRAD_CASES[case]
     numbers = _numbers(x_shape, k_shape, dn)
     (x, kernel), _, oracle = _grad_case(case, mode, ConvPlan("plain"))
     expected = _derivatives(oracle, x, kernel)
     # The plain form's derivatives are tests/test_window_ops.py's.
-    for plan in _forms_for(numbers, x_shape, k_shape, strides, groups)[1:]:
+    for plan in _forms_for(numbers, x_shape, k_shape, strides, groups, pads)[1:]:
         _, op, _ = _grad_case(case, mode, plan)
         got = _derivatives(op, x, kernel)
         for name, g, e in zip(("jvp", "vjp", "jvp.jvp", "jvp.vjp", "vjp.vjp"), got, expected):
@@ -628,6 +668,8 @@ CHECK_GRADS_FORMS = [
     (ConvPlan("plain", tangent="rows"), 0, "constant"),
     (ConvPlan("pad_slice", 1, tangent="plain"), 6, "reflect"),
     (ConvPlan("pad_slice", 0, tangent="framed"), 0, "wrap"),
+    (ConvPlan("border", tangent="plain"), 6, "wrap"),
+    pytest.param(ConvPlan("border"), 6, "reflect", marks=_slow),
     pytest.param(ConvPlan("pad_slice", 0), 0, "wrap", marks=_slow),
     pytest.param(ConvPlan("shifted"), 3, "constant", marks=_slow),
     pytest.param(ConvPlan("block_diagonal"), 4, "reflect", marks=_slow),
@@ -677,6 +719,57 @@ def test_nn_conv_equals_the_plain_form_and_its_gradient(mode):
 
         for got, want in zip(loss(ours)(x, kernel), loss(reference)(x, kernel)):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", MODES[1:])
+def test_nn_conv_strided_in_a_mode_takes_the_border_form(mode):
+    # The border rule's own case through the public op: odd and even sizes (a high strip
+    # of outputs that read the high pad, and none), strides 2 and 3, uneven pads.
+    rng = np.random.default_rng(11)
+    for x_shape, strides, pads in (
+        ((2, 9, 8, 4), (2, 2), [(1, 1), (1, 1)]),
+        ((2, 10, 7, 4), (3, 2), [(2, 1), (0, 2)]),
+        ((1, 3, 4, 4), (2, 2), [(1, 1), (1, 1)]),  # every output row reads a pad
+    ):
+        k_shape = (3, 3, 4, 5)
+        x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
+        kernel = jnp.asarray(rng.standard_normal(k_shape), jnp.float32)
+        numbers = _numbers(x_shape, k_shape, NHWC)
+        assert plan_conv(x_shape, k_shape, numbers, pads, mode, strides).form == "border"
+        # ONNX's flat pads: every begin, then every end.
+        policy = jaxpad.policies.onnx(pads=[p[0] for p in pads] + [p[1] for p in pads])
+
+        def ours(x, kernel, strides=strides, policy=policy):
+            return jaxpad.nn.conv(
+                x,
+                kernel,
+                strides,
+                policy,
+                mode,
+                dimension_numbers=NHWC,
+                precision=lax.Precision.HIGHEST,
+            )
+
+        def reference(x, kernel, strides=strides, pads=pads):
+            padded = jnp.pad(x, ((0, 0), *pads, (0, 0)), mode)
+            return lax.conv_general_dilated(
+                padded,
+                kernel,
+                strides,
+                "VALID",
+                dimension_numbers=NHWC,
+                precision=lax.Precision.HIGHEST,
+            )
+
+        expected = _oracle(x, kernel, numbers, pads, mode, strides, (1, 1), 1)
+        tol = dict(rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(ours(x, kernel), expected, **tol)
+        np.testing.assert_allclose(jax.jit(ours)(x, kernel), expected, **tol)
+        batched = jax.vmap(ours, in_axes=(0, None))(jnp.stack([x, 2 * x]), kernel)
+        np.testing.assert_allclose(batched[1], 2 * expected, **tol)
+        got, want = _derivatives(ours, x, kernel), _derivatives(reference, x, kernel)
+        for g_part, e_part in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+            np.testing.assert_allclose(g_part, e_part, rtol=1e-4, atol=1e-4)
 
 
 def test_symbolic_batch_exports_through_the_plain_form():

@@ -30,6 +30,11 @@ for one platform, and ``build_conv`` builds it:
   (the pad's width) from thin strips of the cotangent. Reverse mode of a VALID conv
   otherwise transposes into one convolution whose output (the padded input) is larger
   than its input (the cotangent), which XLA:CPU keeps off its YNNPACK path.
+- ``"border"`` (XLA:CPU, strided): the convolution of the unpadded input with its pads
+  as the convolution's own zeros, then the output's border rows and columns (those
+  whose windows read a pad) recomputed from thin strips of the input padded in the
+  mode (``jaxpad.pad`` with negative pads: only the strip). No pass over the whole
+  input for the pad.
 
 A plan may name a ``tangent`` form: the value is computed in ``form`` and the
 derivatives (forward and reverse, every order) in ``tangent``, through a
@@ -68,6 +73,7 @@ FORMS = (
     "rows",
     "block_diagonal",
     "framed",
+    "border",
 )
 
 # Largest number of kernel taps the shifted form takes, at stride 1 and strided. Set by
@@ -110,6 +116,13 @@ FRAMED_WINDOW = 3
 # of 8.3-9.8 MiB (1.14-1.22x against 1.28-1.79x, CPU time); it lost at four of 1.1-4.4
 # MiB. Same table.
 FRAMED_CHANNELS_FIRST_MIN_ELEMENTS = 2**21
+
+# The border form's value: 2-D strided convolutions with a window of at most this
+# many taps per axis. Set by the table "The strided border" in docs/performance.md: at
+# 3x3 stride 2, channels-last, 32-128 channels, its forward measured 1.05-1.38x of the
+# zero-padded conv against 1.23-1.83x for pad_slice (CPU time); at 5x5 it lost
+# (1.43-1.54 against 1.35-1.42), and channels-first (1.05-1.17 against 0.75-1.00).
+BORDER_MAX_WINDOW = 3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -268,6 +281,27 @@ def plan_conv(
     # window wider than 1 in 2-D and 3-D; in 1-D (1.3x forward, 3x gradient at
     # (16, 1024, 64)) the plain form won.
     wide = [i for i, span in enumerate(spans) if span > 1]
+    # Table "The strided border": strided 3x3 channels-last after a pad in a mode, the
+    # zero-padded conv plus the border recomputed from strips won the value against the
+    # extra zero (no pass over the input for the pad); the derivatives stay plain (its
+    # autodiff gradient won and lost by shape).
+    if (
+        spatial == 2
+        and strided
+        and feature_group_count == 1
+        and undilated_input
+        and all(d == 1 for d in rhs_dilation)
+        and channels_last
+        and mode != "constant"
+        and all(lo >= 0 and hi >= 0 for lo, hi in pads)
+        and all(1 < k <= BORDER_MAX_WINDOW for k in window)
+        and elementwise
+    ):
+        return ConvPlan(
+            "border",
+            reason="2-D, strided, 3x3, channels last, in a mode: derivatives plain",
+            tangent="plain",
+        )
     # Table "Strided convolutions": strided, the extra zero won the value but not the
     # derivatives, which stay the plain form's.
     if (
@@ -354,6 +388,23 @@ def build_conv(
     **conv_kwargs: Any,
 ) -> jax.Array:
     """The convolution ``plan`` says: equal to the plain form for the same arguments."""
+    if plan.form == "border":
+        return _border_conv(
+            plan,
+            x,
+            kernel,
+            strides,
+            pads,
+            mode,
+            numbers,
+            lhs_dilation=lhs_dilation,
+            rhs_dilation=rhs_dilation,
+            feature_group_count=feature_group_count,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+            conv_general_dilated=conv_general_dilated,
+            **conv_kwargs,
+        )
     padding, prepad = conv_padding(pads, mode, lhs_dilation)
     if prepad:
         lo, hi = [0] * x.ndim, [0] * x.ndim
@@ -399,6 +450,89 @@ def build_conv(
         split = partial(_framed_split, kernel_shape=kernel.shape, **framed)
         return _with_input_gradient(form(plan.form), pieces, split)(x, kernel)
     return _with_tangent(form(plan.form), form(plan.tangent))(x, kernel)
+
+
+def _border_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
+    """The ``"border"`` form (of the unpadded ``x``); its tangent form, if any, is built
+    as ``build_conv`` builds it (on ``x`` padded in the mode)."""
+    strides = tuple(int(s) for s in strides)
+    pads = [(int(lo), int(hi)) for lo, hi in pads]
+    conv_options = dict(
+        lhs_dilation=options["lhs_dilation"],
+        rhs_dilation=options["rhs_dilation"],
+        feature_group_count=options["feature_group_count"],
+        precision=options["precision"],
+    )
+    if options["preferred_element_type"] is not None:
+        conv_options["preferred_element_type"] = options["preferred_element_type"]
+
+    def conv(piece, kernel, padding):
+        return lax.conv_general_dilated(
+            piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
+        )
+
+    def value(x, kernel):
+        return _border(x, kernel, strides, pads, mode, numbers, options["rhs_dilation"], conv)
+
+    if plan.tangent is None:
+        return value(x, kernel)
+    derivatives = dataclasses.replace(plan, form=plan.tangent, tangent=None)
+
+    def tangent(x, kernel):
+        return build_conv(derivatives, x, kernel, strides, pads, mode, numbers, **options)
+
+    return _with_tangent(value, tangent)(x, kernel)
+
+
+def _border(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
+    """The convolution of ``x`` padded by ``pads`` in ``mode``: ``conv`` of ``x`` with
+    the pads as its own zeros, whose output rows and columns that read a pad (a few at
+    each side) are replaced by ``conv`` of strips of ``x`` padded in the mode, each
+    strip only the rows and columns those outputs read (``jaxpad.pad``'s negative pads
+    crop, indices relative to ``x``, so a strip's ghosts are the whole pad's). Written
+    for non-negative pads of an undilated input (where the planner names it)."""
+    spatial = x.ndim - 2
+    dilation = rhs_dilation or (1,) * spatial
+    window = [d * (int(kernel.shape[a]) - 1) + 1 for a, d in zip(numbers.rhs_spec[2:], dilation)]
+    y = conv(x, kernel, pads)
+    axes = []
+    for i in range(spatial):
+        a = numbers.lhs_spec[2 + i]
+        n, (lo, hi), s, k = int(x.shape[a]), pads[i], strides[i], window[i]
+        m = (n + lo + hi - k) // s + 1
+        # Outputs [0, first) read the low pad, [last, m) the high one.
+        first = min(m, -(-lo // s))
+        last = max(first, min(m, -(-(lo + n - k + 1) // s)))
+        axes.append((a, numbers.out_spec[2 + i], n, lo, s, k, m, first, last))
+
+    def strip(region):
+        """The exact outputs over ``region`` (an output range per spatial axis)."""
+        begin, end = [0] * x.ndim, [0] * x.ndim
+        for (a, _, n, lo, s, k, _, _, _), (o0, o1) in zip(axes, region):
+            begin[a] = lo - o0 * s
+            end[a] = (o1 - 1) * s + k - lo - n
+        piece = pad(x, begin, end, mode)
+        return conv(piece, kernel, [(0, 0)] * spatial)
+
+    def replace(y, region):
+        start = [0] * y.ndim
+        for (_, out_axis, *_), (o0, _) in zip(axes, region):
+            start[out_axis] = o0
+        return lax.dynamic_update_slice(y, strip(region), start)
+
+    # Axis by axis: the low and high bands span every output of the later axes; the
+    # outputs between them are framed by the later axes only.
+    region = []
+    for i, (_, _, _, _, _, _, m, first, last) in enumerate(axes):
+        rest = [(0, axis[6]) for axis in axes[i + 1 :]]
+        if first > 0:
+            y = replace(y, [*region, (0, first), *rest])
+        if last < m:
+            y = replace(y, [*region, (last, m), *rest])
+        if first == last:
+            return y  # every output reads a pad along this axis: all replaced
+        region.append((first, last))
+    return y
 
 
 def _with_tangent(value, tangent):
