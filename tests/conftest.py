@@ -9,8 +9,10 @@ that silently runs on one device.
 
 The default run (``pytest``) fits a contributor's few minutes on 2 cores: it leaves out
 the tests marked ``slow`` and the cases of a ``subsample``-marked grid past its
-deterministic sample (which keeps every value of every covered parameter).
-``pytest --all`` (CI) runs everything.
+deterministic sample (which keeps every value of every covered parameter), tests
+that loop over many cases check a share of them (the ``full_run`` fixture), and XLA
+compiles without LLVM's optimizations (``_DEFAULT_RUN_XLA_FLAGS``).
+``pytest --all`` (CI) runs everything, compiled as XLA compiles by default.
 
 Hypothesis: "ci" (``--all``) fits the full suite's time budget and is derandomized so
 CI is reproducible; "default-run" (the default run) tries fewer examples, also
@@ -56,6 +58,13 @@ def eight_cpu_devices():
         yield cpus
 
 
+@pytest.fixture
+def full_run(request):
+    """Whether this is ``pytest --all``: a test whose cost is a loop over many cases
+    checks a deterministic share of them in the default run, and all under ``--all``."""
+    return request.config.getoption("run_all")
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--all",
@@ -66,10 +75,36 @@ def pytest_addoption(parser):
     )
 
 
+# The default run compiles without LLVM's optimizations: most of a test's time is
+# XLA:CPU compiling small programs (65% of tests/test_numpy_pad.py's, some 530
+# programs), whose machine code's speed does not matter here, while the optimized HLO
+# programs the tests read are the same. It took 0.75-0.85 of the CPU seconds in
+# interleaved runs of test files, a quarter off the whole default run (README, "the
+# test suite"). --all (CI) keeps XLA's defaults, so CI still tests the configuration
+# users run. A flag already in XLA_FLAGS wins.
+_DEFAULT_RUN_XLA_FLAGS = {
+    "--xla_backend_optimization_level": "0",
+    "--xla_llvm_disable_expensive_passes": "true",
+}
+
+
+def _add_xla_flags(flags):
+    """``XLA_FLAGS`` plus ``flags``, leaving any flag it names already as it is."""
+    given = os.environ.get("XLA_FLAGS", "").split()
+    named = {flag.partition("=")[0] for flag in given}
+    added = [f"{name}={value}" for name, value in flags.items() if name not in named]
+    return " ".join(given + added)
+
+
 def pytest_configure(config):
+    if config.getoption("run_all"):
+        return
     # The default run tries fewer Hypothesis examples; --all (CI) the "ci" profile's.
-    if "JAXPAD_HYPOTHESIS_PROFILE" not in os.environ and not config.getoption("run_all"):
+    if "JAXPAD_HYPOTHESIS_PROFILE" not in os.environ:
         settings.load_profile("default-run")
+    # Before any test starts the backend, which reads XLA_FLAGS once; the xdist
+    # workers and the tests' subprocesses inherit it.
+    os.environ["XLA_FLAGS"] = _add_xla_flags(_DEFAULT_RUN_XLA_FLAGS)
 
 
 def pytest_report_header(config):
