@@ -112,7 +112,7 @@ def crop_programs(shape, begin, end, mode):
         variants = {
             "concatenate": dataclasses.replace(plan, form="concatenate"),
             "concatenate uncropped": dataclasses.replace(
-                plan, form="concatenate", pieces=fold.pieces, crop=()
+                plan, form="concatenate", pieces=fold.pieces, crop=(), crop_after=()
             ),
             "gather": dataclasses.replace(plan, form="gather"),
         }

@@ -114,6 +114,8 @@ def concatenate_padded(x, plan, out_shape, pads_begin, mode):
             continue
         parts = [piece_values(x, piece, axis) for piece in pieces]
         x = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
+    if plan.crop_after:
+        x = lax.slice(x, *zip(*plan.crop_after))
     return x
 
 
