@@ -521,3 +521,54 @@ def test_cpu_fold_of_leading_axes_compiles_to_one_kernel():
     ours, _, ct = _vjp_pair((2, 9, 7, 32), [0, 3, 1, 0], [0, 2, 2, 0], "reflect")
     entry = ours.lower(ct).compile().as_text().split("ENTRY")[1]
     assert entry.count(" fusion(") == 1 and "dynamic-update-slice" not in entry
+
+
+# A wrap pad that crops the start of a contiguous axis and pads its end: XLA:CPU ran
+# the concatenate of the two slices 29-75x slower than the pad then the crop.
+WRAP_CROP_AFTER = [
+    ((400000,), (-6859,), (3,)),
+    ((40, 1), (-4, 0), (20, 0)),
+    ((3, 9), (0, -2), (1, 3)),  # a pad on another axis, the crop on the last
+    ((7,), (-2,), (20,)),  # the end pad spans periods
+]
+
+
+@pytest.mark.parametrize("shape,begin,end", WRAP_CROP_AFTER)
+def test_wrap_crop_at_the_start_of_a_contiguous_axis_pads_then_crops(shape, begin, end):
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    plan = plan_pad(shape, out_shape, begin, "wrap")
+    assert plan.form == "concatenate" and plan.crop_after and not plan.crop
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    expected = numpy_pad(x, begin, end, "wrap")
+    f = jax.jit(lambda v: jaxpad.pad(v, begin, end, "wrap"))
+    np.testing.assert_array_equal(f(x), expected)
+    np.testing.assert_array_equal(jaxpad.pad(x, begin, end, "wrap"), expected)
+    batched = jax.vmap(lambda v: jaxpad.pad(v, begin, end, "wrap"))(np.stack([x, -x]))
+    np.testing.assert_array_equal(batched, np.stack([expected, -expected]))
+
+
+@pytest.mark.parametrize(
+    "shape,begin,end,mode,target",
+    [
+        ((66592, 6), (-6859, 0), (3, 0), "wrap", Target()),  # a longer contiguous run
+        ((400000,), (3,), (-6859,), "wrap", Target()),  # the crop at the end
+        ((400000,), (-6859,), (3,), "reflect", Target()),  # reads the cropped array
+        ((9, 40), (-1, -6), (0, 3), "wrap", Target()),  # two axes cropped
+        ((400000,), (-6859,), (3,), "wrap", Target(platform=None)),  # unmeasured
+    ],
+)
+def test_other_crops_keep_the_concatenate_of_what_they_read(shape, begin, end, mode, target):
+    out_shape = tuple(n + b + e for n, b, e in zip(shape, begin, end))
+    assert not plan_pad(shape, out_shape, begin, mode, target).crop_after
+
+
+@cpu_only
+def test_wrap_crop_after_compiles_to_a_slice_of_the_concatenate():
+    entry = (
+        jax.jit(lambda v: jaxpad.pad(v, (-6859,), (3,), "wrap"))
+        .lower(jax.ShapeDtypeStruct((400000,), jnp.float32))
+        .compile()
+        .as_text()
+        .split("ENTRY")[1]
+    )
+    assert "concatenate_slice_fusion" in entry and "slice_concatenate_fusion" not in entry
