@@ -305,13 +305,13 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
 def _wrap_crop_after(shape, out_shape, pads_begin, mode) -> bool:
     """Whether a wrap pad crops the start of a contiguous axis and pads its end.
 
-    Its concatenate ``[x[c:], x[:p]]`` ran 29-75x slower on XLA:CPU than
-    ``concatenate([x, x[:p]])[c:]``, the same values (400,000 float32, one axis, or
-    the last of an array whose later axes have size 1; docs/performance.md, "Random
-    configurations: the sweep"). With a longer contiguous run the two were within
-    0.67-1.33x of each other either way, and a pad at the start with the crop at the
-    end read 0.56-0.73x: the rule is for this one shape of crop, on the only axis
-    cropped.
+    Its concatenate ``[x[c:], x[:p]]`` ran 14-75x slower on XLA:CPU's two cores with
+    the default allocator than ``concatenate([x, x[:p]])[c:]``, the same values
+    (400,000 float32, one axis, or the last of an array whose later axes have size
+    1), on a quiet machine as under load; pinned to one core it was 25% faster
+    (docs/performance.md, "Random configurations: the sweep"). With rows of 2-256
+    elements the two read 0.62-1.29x each other either way: the rule is for this one
+    shape of crop, on the only axis cropped.
     """
     if mode != "wrap":
         return False
