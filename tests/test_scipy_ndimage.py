@@ -13,7 +13,7 @@ import pytest
 from jax.test_util import check_grads
 
 from jaxpad.scipy import _ndimage, ndimage
-from tests.compat import enable_x64
+from tests.compat import enable_x64, skip_before_jax
 
 sn = pytest.importorskip("scipy.ndimage")
 
@@ -754,6 +754,9 @@ def test_minor_axis_pad_written_once():
     # pass into the second, evaluated once per tap (docs/scipy.md#performance).
     if jax.default_backend() != "cpu":
         pytest.skip("XLA:CPU's fusion decisions")
+    # Before 0.7, XLA:CPU's programs call their fusions through parallel wrappers,
+    # where the concatenates below sit outside the entry computation.
+    skip_before_jax("0.7", "this reading of XLA:CPU's program")
     x = jnp.zeros((256, 256), jnp.float64)
     text = jax.jit(lambda x: ndimage.uniform_filter(x, 9)).lower(x).compile().as_text()
     entry = text.split("\nENTRY")[1]

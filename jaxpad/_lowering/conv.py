@@ -62,6 +62,7 @@ from jax import lax
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir, xla
 
+from jaxpad._compat import CONV_FORMS_SECOND_DERIVATIVES_WRONG
 from jaxpad._pad import pad
 
 FORMS = (
@@ -200,6 +201,8 @@ def plan_conv(
     rhs_dilation = tuple(rhs_dilation or (1,) * spatial)
     if platform != "cpu":
         return ConvPlan("plain", reason="unmeasured platform: pad, then conv (as Flax)")
+    if CONV_FORMS_SECOND_DERIVATIVES_WRONG:
+        return ConvPlan("plain", reason="jax < 0.8: the other forms' second derivatives")
     if _is_symbolic(x_shape) or _is_symbolic(kernel_shape):
         return ConvPlan("plain", reason="symbolic sizes")
     if not default_conv:
