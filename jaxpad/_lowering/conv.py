@@ -538,10 +538,10 @@ def _border(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
     return y
 
 
-def _with_tangent(value, tangent):
-    """``value``, differentiated as ``tangent`` (the same bilinear function of the
-    padded input and the kernel, in another form): the tangent is the sum of
-    ``tangent`` applied to each operand's tangent, which reverse mode transposes."""
+def _bilinear_custom_jvp(value, through_input, through_kernel):
+    """``value(xp, kernel)`` (bilinear), whose tangent is ``through_input(xp, kernel,
+    d_xp) + through_kernel(xp, kernel, d_kernel)``; an operand nobody differentiates
+    (a symbolic zero) adds no term and no work."""
 
     @jax.custom_jvp
     def conv(xp, kernel):
@@ -552,17 +552,27 @@ def _with_tangent(value, tangent):
         d_xp, d_kernel = tangents
         out = conv(xp, kernel)
         terms = []
-        # Symbolic zeros: no term (and no work) for an operand nobody differentiates.
         if not isinstance(d_xp, jax.custom_derivatives.SymbolicZero):
-            terms.append(tangent(d_xp, kernel))
+            terms.append(through_input(xp, kernel, d_xp))
         if not isinstance(d_kernel, jax.custom_derivatives.SymbolicZero):
-            terms.append(tangent(xp, d_kernel))
+            terms.append(through_kernel(xp, kernel, d_kernel))
         if not terms:
             return out, jnp.zeros_like(out)
         return out, sum(terms[1:], terms[0])
 
     conv.defjvp(jvp, symbolic_zeros=True)
     return conv
+
+
+def _with_tangent(value, tangent):
+    """``value``, differentiated as ``tangent`` (the same bilinear function of the
+    padded input and the kernel, in another form): the tangent is the sum of
+    ``tangent`` applied to each operand's tangent, which reverse mode transposes."""
+    return _bilinear_custom_jvp(
+        value,
+        lambda xp, kernel, d_xp: tangent(d_xp, kernel),
+        lambda xp, kernel, d_kernel: tangent(xp, d_kernel),
+    )
 
 
 def _with_input_gradient(value, pieces, split):
@@ -572,28 +582,16 @@ def _with_input_gradient(value, pieces, split):
     joined by one concatenation (the transpose of ``lax.split``); its tangent in the
     kernel is ``value`` itself."""
 
-    @jax.custom_jvp
-    def conv(xp, kernel):
-        return value(xp, kernel)
+    def through_input(xp, kernel, d_xp):
+        out = jax.eval_shape(value, xp, kernel)
+        transposed = jax.linear_transpose(
+            lambda ct: pieces(ct, kernel), jax.ShapeDtypeStruct(out.shape, out.dtype)
+        )
+        return transposed(split(d_xp))[0]
 
-    def jvp(primals, tangents):
-        xp, kernel = primals
-        d_xp, d_kernel = tangents
-        out = conv(xp, kernel)
-        terms = []
-        if not isinstance(d_xp, jax.custom_derivatives.SymbolicZero):
-            through_input = jax.linear_transpose(
-                lambda ct: pieces(ct, kernel), jax.ShapeDtypeStruct(out.shape, out.dtype)
-            )
-            terms.append(through_input(split(d_xp))[0])
-        if not isinstance(d_kernel, jax.custom_derivatives.SymbolicZero):
-            terms.append(value(xp, d_kernel))
-        if not terms:
-            return out, jnp.zeros_like(out)
-        return out, sum(terms[1:], terms[0])
-
-    conv.defjvp(jvp, symbolic_zeros=True)
-    return conv
+    return _bilinear_custom_jvp(
+        value, through_input, lambda xp, kernel, d_kernel: value(xp, d_kernel)
+    )
 
 
 def _frame(kernel_shape, numbers, rhs_dilation):
