@@ -194,3 +194,19 @@ def signal_configs() -> list[SweepConfig]:
                     _one_axis((n,), 0, total // 2, total - total // 2, mode, f"bands {share:.0%}")
                 )
     return configs
+
+
+def row_configs() -> list[SweepConfig]:
+    """Several rows padded on the last axis alone, bands of 10-50% of the cotangent:
+    the study behind ``_MIN_BOXED_BAND_SHARE_ROWS`` (``--forms --cases rows``)."""
+    configs = []
+    for rows, n in ((1620, 390), (200, 5000), (20, 50000), (4000, 128)):
+        for share in (0.1, 0.3, 0.5):
+            total = int(n * share / (1 - share))
+            for mode in ("reflect", "wrap", "edge"):
+                configs.append(
+                    _one_axis(
+                        (rows, n), 1, total // 2, total - total // 2, mode, f"bands {share:.0%}"
+                    )
+                )
+    return configs

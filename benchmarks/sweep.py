@@ -43,6 +43,7 @@ from benchmarks.cases import (
     SWEEP_COUNT,
     SWEEP_COUNT_QUICK,
     SWEEP_SEED,
+    row_configs,
     signal_configs,
     slab_configs,
     sweep_configs,
@@ -264,10 +265,10 @@ def main():
     parser.add_argument("--forms", action="store_true", help="time every form directly")
     parser.add_argument(
         "--cases",
-        choices=("sweep", "slabs", "signals"),
+        choices=("sweep", "slabs", "signals", "rows"),
         default="sweep",
         help="with --forms: the sweep's configurations, or a fold study's "
-        "(benchmarks/cases.py: slab_configs, signal_configs)",
+        "(benchmarks/cases.py: slab_configs, signal_configs, row_configs)",
     )
     args = parse_args_allocator(parser)
     configs = {
@@ -276,6 +277,7 @@ def main():
         ),
         "slabs": slab_configs,
         "signals": signal_configs,
+        "rows": row_configs,
     }[args.cases]()
     if args.cases != "sweep" and not args.forms:
         parser.error("--cases needs --forms")

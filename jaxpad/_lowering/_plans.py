@@ -69,12 +69,25 @@ _MIN_BOXES_TOGETHER = 1 << 14
 # (docs/performance.md, "Forms the planner picks", long last axis).
 _MIN_UPDATED_ROW = 128
 
+# A wrap pad that crops the start of an axis and pads its end pads then crops where
+# the axes after it hold at most this many elements: the concatenate of the two
+# slices was slower up to rows of 24-32 float32 and faster from 64
+# (docs/performance.md, "Random configurations: the sweep", crop then pad on one
+# axis).
+_MAX_CROP_AFTER_ROW = 32
+
 # One padded axis (no reduction) that is not the last, where it and the axes after it
 # hold fewer elements than this per leading index, is the fused sum: boxes along it
 # are runs of a few elements, which the fused sum reads in one pass; the two forms
 # were even at slabs of 256 elements (docs/performance.md, "Forms the planner
 # picks", one short slab).
 _MAX_SUMMED_SLAB = 256
+
+# The last axis, padded alone, with bands at least this share of the cotangent is the
+# fused sum: at half, band updates measured 0.9-1.7x jnp.pad's VJP and the fused sum
+# 0.5-1.1x over rows of 128-50,000; at 30% the bands won for reflect and lost for
+# wrap (docs/performance.md, "Forms the planner picks", wide bands on the last axis).
+_MIN_SUMMED_BAND_SHARE_LAST = 2 / 5
 
 # A 1-D fold whose bands are at least this share of the cotangent is the concatenate
 # of boxes: band updates run on one thread, the concatenate on all, so wide bands
@@ -303,15 +316,14 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
 
 
 def _wrap_crop_after(shape, out_shape, pads_begin, mode) -> bool:
-    """Whether a wrap pad crops the start of a contiguous axis and pads its end.
+    """Whether a wrap pad crops the start of an axis of short rows and pads its end.
 
     Its concatenate ``[x[c:], x[:p]]`` ran 14-75x slower on XLA:CPU's two cores with
-    the default allocator than ``concatenate([x, x[:p]])[c:]``, the same values
-    (400,000 float32, one axis, or the last of an array whose later axes have size
-    1), on a quiet machine as under load; pinned to one core it was 25% faster
-    (docs/performance.md, "Random configurations: the sweep"). With rows of 2-256
-    elements the two read 0.62-1.29x each other either way: the rule is for this one
-    shape of crop, on the only axis cropped.
+    the default allocator than ``concatenate([x, x[:p]])[c:]``, the same values, on
+    one contiguous axis (400,000 float32), and 1.0-1.4x slower where the axes after
+    it hold 2-24 float32 (1.0-1.7x for float64 and bfloat16); from rows of 64 float32
+    the concatenate was 20-30% faster (docs/performance.md, "Random configurations:
+    the sweep", crop then pad on one axis). Only the cropped axis may be cropped.
     """
     if mode != "wrap":
         return False
@@ -320,7 +332,8 @@ def _wrap_crop_after(shape, out_shape, pads_begin, mode) -> bool:
     if len(cropped) != 1:
         return False
     (axis,) = cropped
-    return pads_begin[axis] < 0 < ends[axis] and math.prod(shape[axis + 1 :]) == 1
+    row = math.prod(shape[axis + 1 :])
+    return pads_begin[axis] < 0 < ends[axis] and row <= _MAX_CROP_AFTER_ROW
 
 
 def _padded_then_cropped(fn_name, mode, shape, out_shape, pads_begin):
@@ -464,7 +477,8 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
     fused sum is then jnp.pad's own transpose (each piece padded into place,
     summed), which fuses with what produces the cotangent and what consumes the
     result; in-place bands measured 1.5-1.75x jnp.pad in the heat-equation scan,
-    and boxes along a short last axis 1.45-1.9x (docs/performance.md, "Forms the
+    boxes along a short last axis 1.45-1.9x, and bands of half of the last axis
+    0.9-1.7x against the fused sum's 0.5-1.1x (docs/performance.md, "Forms the
     planner picks"). Otherwise: only copies and mirrors (edge sums and period folds
     are reductions), few combinations, and unpadded trailing axes of at least
     _MIN_FUSED_ROW elements, so that the fused loop's inner rows are long and run
@@ -478,8 +492,11 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
         ((axis, axis_pieces),) = pieces.items()
         if _reduces(axis_pieces):
             return False
-        short_last = axis == len(shape) - 1 and shape[axis] < _MIN_UPDATED_ROW
-        if short_last or _band_share(axis_pieces) <= _MAX_BAND_SHARE_ONE_AXIS:
+        last = axis == len(shape) - 1
+        if last and shape[axis] < _MIN_UPDATED_ROW:
+            return True
+        share = _band_share(axis_pieces)
+        if share <= _MAX_BAND_SHARE_ONE_AXIS or (last and share >= _MIN_SUMMED_BAND_SHARE_LAST):
             return True
         slab = math.prod(shape[axis:])
         if axis < len(shape) - 1 and is_static(slab) and slab < _MAX_SUMMED_SLAB:
