@@ -88,6 +88,10 @@ _DEFAULT_RUN_XLA_FLAGS = {
 }
 
 
+# What the environment gave, before the default run adds its flags.
+_GIVEN_XLA_FLAGS = os.environ.get("XLA_FLAGS", "")
+
+
 def _add_xla_flags(flags):
     """``XLA_FLAGS`` plus ``flags``, leaving any flag it names already as it is."""
     given = os.environ.get("XLA_FLAGS", "").split()
