@@ -405,12 +405,14 @@ def padded_conv(
     precision=None,
     preferred_element_type=None,
     conv_general_dilated=lax.conv_general_dilated,
+    batched_planning=False,
     **conv_kwargs,
 ):
     """``conv_general_dilated`` with the spatial ``pads`` filled in ``mode``, in the
     form ``jaxpad._lowering.conv`` plans for each platform (plain: non-negative zero
     pads left to the convolution itself, every other case padded with ``jaxpad.pad``
-    then a VALID convolution)."""
+    then a VALID convolution); ``batched_planning``: planned for the shape ``jax.vmap``
+    gives it (``lowered_conv``)."""
     return _conv_lowering.lowered_conv(
         x,
         kernel,
@@ -424,6 +426,7 @@ def padded_conv(
         precision=precision,
         preferred_element_type=preferred_element_type,
         conv_general_dilated=conv_general_dilated,
+        batched_planning=batched_planning,
         **conv_kwargs,
     )
 

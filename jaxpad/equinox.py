@@ -193,6 +193,8 @@ class Conv(eqx.nn.Conv):
             _numbers(x, self.weight),
             rhs_dilation=self.dilation,
             feature_group_count=self.groups,
+            # Called per example under jax.vmap: planned for the batch vmap gives it.
+            batched_planning=True,
         )[0]
         if out_sizes is not None:
             y = lax.slice(y, (0,) * y.ndim, (y.shape[0], *out_sizes))

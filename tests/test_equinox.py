@@ -77,6 +77,57 @@ def test_conv_matches_equinox(dims, kwargs, spatial):
     assert_same(original, ours, normal(2, 4, *spatial))
 
 
+def test_conv_is_planned_for_the_batch_vmap_gives_it(monkeypatch):
+    # An Equinox layer runs per example under jax.vmap; the conv planner sees the batch
+    # the program runs (docs/performance.md, "Equinox's per-example layers"), not 1.
+    from jaxpad._lowering import conv as conv_lowering
+
+    seen = []
+    plan_conv = conv_lowering.plan_conv
+
+    def spy(x_shape, *args, **kwargs):
+        seen.append(tuple(x_shape))
+        return plan_conv(x_shape, *args, **kwargs)
+
+    monkeypatch.setattr(conv_lowering, "plan_conv", spy)
+    original, ours = pair(
+        eqx.nn.Conv, jaxpad.equinox.Conv, 2, 4, 6, 3, padding=1, padding_mode="REFLECT"
+    )
+    x = normal(5, 4, 8, 7)
+    y = jax.jit(jax.vmap(ours))(x)
+    assert set(seen) == {(5, 4, 8, 7)}, seen
+    seen.clear()
+    ours(x[0])
+    assert set(seen) == {(1, 4, 8, 7)}, seen
+    # The same values as Equinox's layer, mapped over a second axis too.
+    expected = jax.vmap(original)(x)
+    np.testing.assert_allclose(y, expected, **TOL)
+    twice = jax.vmap(jax.vmap(ours), in_axes=1, out_axes=1)(jnp.stack([x, 2 * x], axis=1))
+    np.testing.assert_allclose(twice[:, 0], expected, **TOL)
+    np.testing.assert_allclose(twice[:, 1], jax.vmap(original)(2 * x), **TOL)
+
+
+def test_conv_per_example_derivatives_of_order_two():
+    # Derivatives through the batched plan (the input mapped, the weight shared or
+    # mapped too), forward and reverse, of order two.
+    from jax.test_util import check_grads
+
+    layer = jaxpad.equinox.Conv(
+        2, 2, 3, 3, stride=(1, 2), padding=1, padding_mode="CIRCULAR", key=jax.random.key(0)
+    )
+    x = normal(3, 2, 5, 6)
+
+    def shared(weight, x):
+        return jax.vmap(eqx.tree_at(lambda m: m.weight, layer, weight))(x)
+
+    def mapped(weight, x):
+        return jax.vmap(lambda w, x: eqx.tree_at(lambda m: m.weight, layer, w)(x))(weight, x)
+
+    check = dict(order=2, modes=("fwd", "rev"), eps=1e-2, atol=5e-2, rtol=5e-2)
+    check_grads(shared, (layer.weight, x), **check)
+    check_grads(mapped, (jnp.stack([layer.weight] * 3), x), **check)
+
+
 TRANSPOSE_CASES = [
     (1, {"padding": "SAME", "stride": 2, "output_padding": 1}, (6,)),
     (2, {"padding": ((2, 0), (1, 1)), "stride": (2, 3), "output_padding": (1, 2)}, (4, 3)),

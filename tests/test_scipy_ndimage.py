@@ -826,3 +826,111 @@ def test_selection_index_written_once():
         entry = vjp.lower(x, x).compile().as_text().split("\nENTRY")[1]
         joined = [line for line in entry.splitlines() if "concatenate(" in line]
         assert any(line.split("=")[1].strip().startswith("s8[") for line in joined), entry
+
+
+def test_extreme_pass_index_on_its_own_pad():
+    # A minimum/maximum pass' JVP carries the index of the selected element through
+    # the doubling on the pass' own pad: no second, wider pad of the input (the index
+    # over the output extended by the window took one, and the float64 VJP's
+    # temporaries past glibc's mmap threshold; docs/scipy.md#performance).
+    x = jnp.zeros((16, 16))
+    for f in (
+        lambda x: ndimage.maximum_filter1d(x, 5, axis=0),
+        lambda x: ndimage.minimum_filter(x, (3, 4), mode="wrap"),
+    ):
+        jaxpr = jax.make_jaxpr(lambda x, t, f=f: jax.vjp(f, x)[1](t))(x, x)
+        pads = [e.params for e in jaxpr.eqns if e.primitive.name == "jaxpad_pad"]
+        assert pads, jaxpr
+        for p in pads:
+            # size - 1 in all (the extended index's pad took 3 * (size - 1))
+            assert max(p["pads_begin"]) + max(p["pads_end"]) <= 4, jaxpr
+    # The transpose of a pass along an outer axis reads the cotangent itself, not a
+    # zero-padded copy of it (padded_select's transpose): the only taller array is
+    # the pass' own pad of x (size - 1 more rows).
+    if jax.default_backend() == "cpu":
+        x = jnp.zeros((256, 256), jnp.float32)
+        f = lambda x: ndimage.maximum_filter1d(x, 5, axis=0)  # noqa: E731
+        vjp = jax.jit(lambda x, t: jax.vjp(f, x)[1](t)[0])
+        entry = vjp.lower(x, x).compile().as_text().split("\nENTRY")[1]
+        lines = [line for line in entry.splitlines() if "=" in line]
+        shapes = [line.split("=")[1].split("{")[0].strip() for line in lines]
+        rows = [int(s[4:].split(",")[0]) for s in shapes if s.startswith("f32[") and "," in s]
+        assert max(rows) <= 256 + 4, entry
+
+
+def test_small_extreme_minor_pass_pad_written_once():
+    # A min/max pass of size <= 3 along the minor axis reads its pad through a flat
+    # view: one concatenate, where XLA split the pad into a copy per read offset
+    # (docs/scipy.md#performance).
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA:CPU's fusion decisions")
+    skip_before_jax("0.7", "this reading of XLA:CPU's program")
+    x = jnp.zeros((256, 256), jnp.float64)
+    for size in (2, 3):
+        text = jax.jit(lambda x, s=size: ndimage.maximum_filter(x, s)).lower(x).compile()
+        entry = text.as_text().split("\nENTRY")[1]
+        minor = [line for line in entry.splitlines() if "concatenate(" in line]
+        minor = [line for line in minor if "dimensions={1}" in line]
+        assert len(minor) == 1, entry
+        assert f"f64[256,{255 + size}]" in minor[0].split("concatenate(")[0], entry
+    # Along the other axes it reads x and padded strips of its ends: no buffer of the
+    # padded array (XLA split that into a copy per read offset too).
+    x = jnp.zeros((64, 64, 64), jnp.float32)
+    entry = jax.jit(lambda x: ndimage.maximum_filter(x, 3)).lower(x).compile().as_text()
+    lines = [line for line in entry.split("\nENTRY")[1].splitlines() if "=" in line]
+    shapes = [line.split("=")[1].split("{")[0].strip() for line in lines]
+    outer = [s[4:-1].split(",")[:2] for s in shapes if s.startswith("f32[") and s.count(",") == 2]
+    assert all(int(d) <= 64 for dims in outer for d in dims), entry
+    # Values against scipy in every mode, 1-D to 3-D, with an origin, and under vmap.
+    rng = np.random.default_rng(31)
+    for mode in MODES:
+        for shape in ((7,), (7, 6), (6, 7, 5)):
+            x = rng.integers(0, 4, shape).astype(np.float64)
+            for size, origin in ((2, 0), (3, 1), (3, -1), (2, -1)):
+                got = jn.minimum_filter(x, size, mode=mode, cval=0.5, origin=origin)
+                want = sn.minimum_filter(x, size, mode=mode, cval=0.5, origin=origin)
+                np.testing.assert_array_equal(got, want)
+    xs = rng.standard_normal((2, 5, 6))
+    got = jax.jit(jax.vmap(lambda x: ndimage.maximum_filter(x, 3, mode="mirror")))(xs)
+    np.testing.assert_array_equal(got, [sn.maximum_filter(x, 3, mode="mirror") for x in xs])
+
+
+def test_first_pass_reads_x_not_its_pad():
+    # A 2-D separable filter's first pass reads x and a padded strip of its first and
+    # last rows (_edge_pass), not the padded array, which XLA split into one full copy
+    # per group of taps (docs/scipy.md#performance).
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA:CPU's fusion decisions")
+    skip_before_jax("0.7", "this reading of XLA:CPU's program")
+    x = jnp.zeros((256, 256), jnp.float64)
+    for f in (lambda x: ndimage.gaussian_filter(x, 1.0), lambda x: ndimage.uniform_filter(x, 3)):
+        entry = jax.jit(f).lower(x).compile().as_text().split("\nENTRY")[1]
+        shapes = [
+            line.split("=")[1].split("{")[0].strip() for line in entry.splitlines() if "=" in line
+        ]
+        padded_rows = [s for s in shapes if s.startswith("f64[") and s.endswith(",256]")]
+        assert all(int(s[4:].split(",")[0]) <= 256 for s in padded_rows), entry
+        # The VJP's transpose of that pass reads the cotangent, not a zero-padded copy.
+        vjp = jax.jit(lambda x, t, f=f: jax.vjp(f, x)[1](t)[0])
+        entry = vjp.lower(x, x).compile().as_text().split("\nENTRY")[1]
+        lines = [line for line in entry.splitlines() if "=" in line]
+        shapes = [line.split("=")[1].split("{")[0].strip() for line in lines]
+        padded_rows = [s for s in shapes if s.startswith("f64[") and s.endswith(",256]")]
+        assert all(int(s[4:].split(",")[0]) <= 256 for s in padded_rows), entry
+    # Values against scipy where the strip is taken (axes of at least twice the
+    # filter): every mode, origins, per-axis modes; jit, vmap and the VJP's adjoint.
+    rng = np.random.default_rng(41)
+    for mode in MODES[:2] + MODES[4:]:  # the constant modes pad each pass
+        x = rng.standard_normal((23, 19))
+        for size, origin in ((3, 0), (4, 1), (2, -1), (5, -2)):
+            got = jn.uniform_filter(x, size, mode=mode, origin=origin)
+            want = sn.uniform_filter(x, size, mode=mode, origin=origin)
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        f = lambda x, m=mode: ndimage.gaussian_filter(x, (1.0, 0.7), mode=(m, "wrap"))  # noqa: E731
+        want = sn.gaussian_filter(x, (1.0, 0.7), mode=(mode, "wrap"))
+        np.testing.assert_allclose(jax.jit(f)(x), want, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(jax.jit(jax.vmap(f))(np.stack([x, 2 * x])), [want, 2 * want],
+                                   rtol=1e-12, atol=1e-12)  # fmt: skip
+        y = rng.standard_normal(x.shape)
+        _, vjp = jax.vjp(jax.jit(f), x)
+        np.testing.assert_allclose(np.vdot(vjp(y)[0], x), np.vdot(want, y), rtol=1e-10)

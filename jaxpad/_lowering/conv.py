@@ -35,10 +35,23 @@ for one platform, and ``build_conv`` builds it:
   whose windows read a pad) recomputed from thin strips of the input padded in the
   mode (``jaxpad.pad`` with negative pads: only the strip). No pass over the whole
   input for the pad.
+- ``"ghost"`` (a tangent form, strided): the convolution of the unpadded input with
+  its pads as the convolution's own zeros, plus the convolution of the pad's ghost
+  cells alone (the mode's values; the input's cells zero) from thin strips, added to
+  the outputs that read them. Reverse mode hands the zero-padded convolution the whole
+  cotangent (its kernel gradient has a non-zero padding, off XLA:CPU's all-zero
+  padding path) and each strip its slice.
 
 A plan may name a ``tangent`` form: the value is computed in ``form`` and the
 derivatives (forward and reverse, every order) in ``tangent``, through a
-``custom_jvp`` whose tangent is the ``tangent`` form, linear in each operand.
+``custom_jvp`` whose tangent is the ``tangent`` form, linear in each operand; and a
+``kernel_tangent`` form, where the derivatives through the kernel take another form
+than those through the input.
+
+A layer that runs per example under ``jax.vmap`` (Equinox's) asks for
+``batched_planning``: its convolution is one primitive whose batching rule merges the
+mapped axis into the batch and plans again, so the planner sees the batch the program
+runs.
 
 Every form equals the plain one up to float rounding; the tests check values and
 gradients of order 2 against it. The tables that set each rule are in
@@ -75,6 +88,7 @@ FORMS = (
     "block_diagonal",
     "framed",
     "border",
+    "ghost",
 )
 
 # Largest number of kernel taps the shifted form takes, at stride 1 and strided. Set by
@@ -103,6 +117,12 @@ GROUPED_MAX_TAPS = 9
 # input gradient of the padded conv measured 5.3x the zero-padded one's, row-stacked
 # 1.2x.
 ROWS_MAX_FEATURES = 4
+# Windows of at most this many taps per axis take the kernel's derivatives of such a
+# convolution in its value's form (pad_slice), the input's in rows. Set by the table
+# "Stem derivatives" in docs/performance.md: at 3x3 the gradient measured 0.67-1.40x of
+# the zero-padded one's against 0.75-1.52x with rows for both (CPU time); at 5x5 and 7x7
+# it lost (1.20-1.27 against 1.17-1.23).
+STEM_KERNEL_PAD_SLICE_MAX_WINDOW = 3
 
 # The framed input gradient: 2-D, float32, a window of 3 per axis (any dilation), at
 # least this many input and output channels. Set by the table "The input gradient's
@@ -125,6 +145,14 @@ FRAMED_CHANNELS_FIRST_MIN_ELEMENTS = 2**21
 # (1.43-1.54 against 1.35-1.42), and channels-first (1.05-1.17 against 0.75-1.00).
 BORDER_MAX_WINDOW = 3
 
+# The ghost form's kernel derivatives for strided convolutions of the extra-zero value
+# (pad_slice) whose windows tile the padded input exactly: windows of at most this many
+# taps per axis. Set by the table "Strided derivatives" in docs/performance.md: at 5x5
+# stride 2, channels-last, the gradient measured 1.08-1.26x of the zero-padded conv's
+# against 1.37-1.49x with the plain form's derivatives (CPU time); larger windows were
+# not measured.
+GHOST_KERNEL_MAX_WINDOW = 5
+
 
 @dataclasses.dataclass(frozen=True)
 class ConvPlan:
@@ -136,12 +164,15 @@ class ConvPlan:
         of the layout) that gets the extra zero and loses the extra output row.
       reason: which rule decided it, for tests and for reading a plan.
       tangent: the form the derivatives are computed in (None: autodiff of ``form``).
+      kernel_tangent: the form the derivatives through the kernel are computed in,
+        where it is not ``tangent`` (None: ``tangent``'s); needs a ``tangent``.
     """
 
     form: str
     slice_axis: int | None = None
     reason: str = ""
     tangent: str | None = None
+    kernel_tangent: str | None = None
 
     def __post_init__(self):
         if self.form not in FORMS:
@@ -150,10 +181,26 @@ class ConvPlan:
             raise ValueError(
                 f"ConvPlan: tangent must be None or one of {FORMS}; got {self.tangent!r}."
             )
+        if self.kernel_tangent is not None and (
+            self.kernel_tangent not in FORMS or self.tangent is None
+        ):
+            raise ValueError(
+                "ConvPlan: kernel_tangent must be None or, with a tangent, one of "
+                f"{FORMS}; got {self.kernel_tangent!r} (tangent {self.tangent!r})."
+            )
 
 
 def _is_symbolic(shape: Sequence[Any]) -> bool:
     return any(not isinstance(d, (int, np.integer)) for d in shape)
+
+
+def _reads_a_high_pad(sizes, pads, spans, strides):
+    """Whether an output of the convolution reads its input's high pad on some axis."""
+    for n, (lo, hi), span, s in zip(sizes, pads, spans, strides):
+        last = (n + lo + hi - span) // s * s + span  # one past the last row read
+        if last > lo + n:
+            return True
+    return False
 
 
 def conv_padding(pads, mode, lhs_dilation):
@@ -286,8 +333,10 @@ def plan_conv(
     wide = [i for i, span in enumerate(spans) if span > 1]
     # Table "The strided border": strided 3x3 channels-last after a pad in a mode, the
     # zero-padded conv plus the border recomputed from strips won the value against the
-    # extra zero (no pass over the input for the pad); the derivatives stay plain (its
-    # autodiff gradient won and lost by shape).
+    # extra zero (no pass over the input for the pad). Table "Strided derivatives": the
+    # kernel's in the ghost form won at every shape measured; the input's in the border
+    # form won where no output reads the high pad and lost where one does (odd sizes at
+    # stride 2), where the plain form's is kept.
     if (
         spatial == 2
         and strided
@@ -300,10 +349,20 @@ def plan_conv(
         and all(1 < k <= BORDER_MAX_WINDOW for k in window)
         and elementwise
     ):
+        if _reads_a_high_pad(sizes, pads, spans, strides):
+            return ConvPlan(
+                "border",
+                reason="2-D, strided, 3x3, channels last, in a mode, a high band: "
+                "input derivatives plain, kernel's ghost",
+                tangent="plain",
+                kernel_tangent="ghost",
+            )
         return ConvPlan(
             "border",
-            reason="2-D, strided, 3x3, channels last, in a mode: derivatives plain",
-            tangent="plain",
+            reason="2-D, strided, 3x3, channels last, in a mode: input derivatives "
+            "border, kernel's ghost",
+            tangent="border",
+            kernel_tangent="ghost",
         )
     # Table "Strided convolutions": strided, the extra zero won the value but not the
     # derivatives, which stay the plain form's.
@@ -315,6 +374,32 @@ def plan_conv(
         and strided
         and all(lo == 0 and hi == 0 for lo, hi in padding)
     ):
+        # Table "Strided derivatives": where the windows tile the padded input exactly
+        # (its size minus the window a multiple of the stride on every axis), the plain
+        # form's kernel gradient is a convolution with an all-zero padding, XLA:CPU's
+        # slow path; the ghost form's kernel derivatives won there at 5x5 (channels
+        # last) and lost elsewhere.
+        if (
+            spatial == 2
+            and channels_last
+            and mode != "constant"
+            and all(lo >= 0 and hi >= 0 for lo, hi in pads)
+            and all(d == 1 for d in rhs_dilation)
+            and all(k <= GHOST_KERNEL_MAX_WINDOW for k in window)
+            and all(
+                (n + lo + hi - k) % s == 0
+                for n, (lo, hi), k, s in zip(sizes, pads, window, strides)
+            )
+            and elementwise
+        ):
+            return ConvPlan(
+                "pad_slice",
+                wide[0],
+                reason="2-D, strided, channels last, windows tiling the padded input: "
+                "input derivatives plain, kernel's ghost",
+                tangent="plain",
+                kernel_tangent="ghost",
+            )
         return ConvPlan(
             "pad_slice",
             wide[0],
@@ -340,6 +425,17 @@ def plan_conv(
             and all(d == 1 for d in rhs_dilation)
             and elementwise
         ):
+            # Table "Stem derivatives": up to 3x3 the kernel's derivatives in the value's
+            # form (the extra zero) beat the rows'; at 5x5 and 7x7 they did not.
+            if all(k <= STEM_KERNEL_PAD_SLICE_MAX_WINDOW for k in window):
+                return ConvPlan(
+                    "pad_slice",
+                    wide[0],
+                    reason="2-D, at most 4 input channels, channels last, 3x3: input "
+                    "derivatives as rows, kernel's pad_slice",
+                    tangent="rows",
+                    kernel_tangent="pad_slice",
+                )
             return ConvPlan(
                 "pad_slice",
                 wide[0],
@@ -391,8 +487,8 @@ def build_conv(
     **conv_kwargs: Any,
 ) -> jax.Array:
     """The convolution ``plan`` says: equal to the plain form for the same arguments."""
-    if plan.form == "border":
-        return _border_conv(
+    if plan.kernel_tangent is not None or _UNPADDED.intersection((plan.form, plan.tangent)):
+        return _unpadded_conv(
             plan,
             x,
             kernel,
@@ -455,36 +551,113 @@ def build_conv(
     return _with_tangent(form(plan.form), form(plan.tangent))(x, kernel)
 
 
-def _border_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
-    """The ``"border"`` form (of the unpadded ``x``); its tangent form, if any, is built
-    as ``build_conv`` builds it (on ``x`` padded in the mode)."""
+# The forms built on the unpadded input (each pads only its strips).
+_UNPADDED = frozenset(("border", "ghost"))
+
+
+def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
+    """``plan``'s convolution of the unpadded ``x`` where a form of ``_UNPADDED`` or a
+    ``kernel_tangent`` is in it: the value in ``plan.form``, the derivatives through
+    the input in ``plan.tangent`` and through the kernel in ``plan.kernel_tangent``
+    (else ``plan.tangent``), each built as ``build_conv`` builds that form alone."""
     strides = tuple(int(s) for s in strides)
     pads = [(int(lo), int(hi)) for lo, hi in pads]
-    conv_options = dict(
-        lhs_dilation=options["lhs_dilation"],
-        rhs_dilation=options["rhs_dilation"],
-        feature_group_count=options["feature_group_count"],
-        precision=options["precision"],
-    )
-    if options["preferred_element_type"] is not None:
-        conv_options["preferred_element_type"] = options["preferred_element_type"]
 
-    def conv(piece, kernel, padding):
-        return lax.conv_general_dilated(
-            piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
+    def built(form):
+        alone = dataclasses.replace(plan, form=form, tangent=None, kernel_tangent=None)
+        if form not in _UNPADDED:
+            return lambda x, kernel: build_conv(
+                alone, x, kernel, strides, pads, mode, numbers, **options
+            )
+        conv_options = dict(
+            lhs_dilation=options["lhs_dilation"],
+            rhs_dilation=options["rhs_dilation"],
+            feature_group_count=options["feature_group_count"],
+            precision=options["precision"],
+        )
+        if options["preferred_element_type"] is not None:
+            conv_options["preferred_element_type"] = options["preferred_element_type"]
+
+        def conv(piece, kernel, padding):
+            return lax.conv_general_dilated(
+                piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
+            )
+
+        how = _border if form == "border" else _ghost
+        return lambda x, kernel: how(
+            x, kernel, strides, pads, mode, numbers, options["rhs_dilation"], conv
         )
 
-    def value(x, kernel):
-        return _border(x, kernel, strides, pads, mode, numbers, options["rhs_dilation"], conv)
-
     if plan.tangent is None:
-        return value(x, kernel)
-    derivatives = dataclasses.replace(plan, form=plan.tangent, tangent=None)
+        return built(plan.form)(x, kernel)
+    through_input = built(plan.tangent)
+    through_kernel = built(plan.kernel_tangent or plan.tangent)
+    return _bilinear_custom_jvp(
+        built(plan.form),
+        lambda x, kernel, d_x: through_input(d_x, kernel),
+        lambda x, kernel, d_kernel: through_kernel(x, d_kernel),
+    )(x, kernel)
 
-    def tangent(x, kernel):
-        return build_conv(derivatives, x, kernel, strides, pads, mode, numbers, **options)
 
-    return _with_tangent(value, tangent)(x, kernel)
+def _border_geometry(x, kernel, strides, pads, numbers, rhs_dilation):
+    """Per spatial axis of ``x`` padded by ``pads``: its input and output axes, size, low
+    pad, stride, window span, output size, and the outputs ``[0, first)`` that read the
+    low pad and ``[last, m)`` that read the high one."""
+    spatial = x.ndim - 2
+    dilation = rhs_dilation or (1,) * spatial
+    window = [d * (int(kernel.shape[a]) - 1) + 1 for a, d in zip(numbers.rhs_spec[2:], dilation)]
+    axes = []
+    for i in range(spatial):
+        a = numbers.lhs_spec[2 + i]
+        n, (lo, hi), s, k = int(x.shape[a]), pads[i], strides[i], window[i]
+        m = (n + lo + hi - k) // s + 1
+        first = min(m, -(-lo // s))
+        last = max(first, min(m, -(-(lo + n - k + 1) // s)))
+        axes.append((a, numbers.out_spec[2 + i], n, lo, s, k, m, first, last))
+    return axes
+
+
+def _ghost(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
+    """The convolution of ``x`` padded by ``pads`` in ``mode``: ``conv`` of ``x`` with
+    the pads as its own zeros, plus ``conv`` of the ghost cells alone (the pad's cells
+    in the mode, ``x``'s cells zero), cut into strips: along each spatial axis in turn,
+    the outputs that read its low or high pad, from the rows that they read, with the
+    earlier axes' pads left to ``conv``'s zeros (their ghosts are those axes' strips).
+    Each strip's outputs are added as a zero-padded band, so that reverse mode gives
+    the zero-padded ``conv`` the cotangent as it is. Written for non-negative pads of
+    an undilated input (where the planner names it)."""
+    axes = _border_geometry(x, kernel, strides, pads, numbers, rhs_dilation)
+    y = conv(x, kernel, pads)
+    bands = []
+    for i, (a, out_axis, n, lo, s, k, m, first, last) in enumerate(axes):
+        for o0, o1 in ((0, first), (last, m)):
+            if o0 == o1:
+                continue
+            begin, end = [0] * x.ndim, [0] * x.ndim
+            padding = []
+            for j, (aj, _, _, lo_j, *_) in enumerate(axes):
+                if j < i:
+                    # Only x's rows along the earlier axes: their pads are zeros here.
+                    padding.append(pads[j])
+                elif j > i:
+                    begin[aj], end[aj] = lo_j, pads[j][1]
+                    padding.append((0, 0))
+                else:
+                    begin[aj], end[aj] = lo - o0 * s, (o1 - 1) * s + k - lo - n
+                    padding.append((0, 0))
+            strip = pad(x, begin, end, mode)
+            # The strip's cells along axis i that are x's (crops make begin negative).
+            inside = np.zeros(strip.shape[a], bool)
+            inside[max(begin[a], 0) : max(begin[a] + n, 0)] = True
+            view = [1] * x.ndim
+            view[a] = strip.shape[a]
+            ghosts = jnp.where(inside.reshape(view), jnp.zeros((), strip.dtype), strip)
+            bands.append((out_axis, o0, conv(ghosts, kernel, padding)))
+    for out_axis, o0, band in bands:
+        widths = [(0, 0, 0)] * y.ndim
+        widths[out_axis] = (o0, y.shape[out_axis] - o0 - band.shape[out_axis], 0)
+        y = y + lax.pad(band, np.zeros((), y.dtype), widths)
+    return y
 
 
 def _border(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
@@ -495,18 +668,8 @@ def _border(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
     crop, indices relative to ``x``, so a strip's ghosts are the whole pad's). Written
     for non-negative pads of an undilated input (where the planner names it)."""
     spatial = x.ndim - 2
-    dilation = rhs_dilation or (1,) * spatial
-    window = [d * (int(kernel.shape[a]) - 1) + 1 for a, d in zip(numbers.rhs_spec[2:], dilation)]
+    axes = _border_geometry(x, kernel, strides, pads, numbers, rhs_dilation)
     y = conv(x, kernel, pads)
-    axes = []
-    for i in range(spatial):
-        a = numbers.lhs_spec[2 + i]
-        n, (lo, hi), s, k = int(x.shape[a]), pads[i], strides[i], window[i]
-        m = (n + lo + hi - k) // s + 1
-        # Outputs [0, first) read the low pad, [last, m) the high one.
-        first = min(m, -(-lo // s))
-        last = max(first, min(m, -(-(lo + n - k + 1) // s)))
-        axes.append((a, numbers.out_spec[2 + i], n, lo, s, k, m, first, last))
 
     def strip(region):
         """The exact outputs over ``region`` (an output range per spatial axis)."""
@@ -1174,14 +1337,42 @@ def lowered_conv(
     precision: Any = None,
     preferred_element_type: Any = None,
     conv_general_dilated: Callable[..., jax.Array] | None = None,
+    batched_planning: bool = False,
     **conv_kwargs: Any,
 ) -> jax.Array:
     """``conv_general_dilated`` with the spatial ``pads`` filled in ``mode``, in the form
-    the planner picks per platform (one program for CPU and one for the others)."""
+    the planner picks per platform (one program for CPU and one for the others).
+
+    ``batched_planning``: plan with the shape ``jax.vmap`` gives the convolution, not the
+    one the caller sees (a layer that runs per example, as Equinox's do): the
+    convolution is one primitive, ``planned_conv_p``, whose batching rule merges the
+    mapped axis into the batch and plans again."""
     conv_kwargs = {k: v for k, v in conv_kwargs.items() if v is not None}
     default_conv = (
         conv_general_dilated is None or conv_general_dilated is lax.conv_general_dilated
     ) and not conv_kwargs
+    if (
+        batched_planning
+        and default_conv
+        and not _is_symbolic(x.shape)
+        and not _is_symbolic(kernel.shape)
+        and not (_explicitly_sharded(x) or _explicitly_sharded(kernel))
+    ):
+        return planned_conv_p.bind(
+            x,
+            kernel,
+            **_planned_params(
+                strides,
+                pads,
+                mode,
+                numbers,
+                lhs_dilation,
+                rhs_dilation,
+                feature_group_count,
+                precision,
+                preferred_element_type,
+            ),
+        )
     options: dict[str, Any] = dict(
         lhs_dilation=lhs_dilation,
         rhs_dilation=rhs_dilation,
@@ -1227,6 +1418,119 @@ def lowered_conv(
     if plans["cpu"] == plans[None]:
         return build(plans[None])(x, kernel)
     return lax.platform_dependent(x, kernel, cpu=build(plans["cpu"]), default=build(plans[None]))
+
+
+# One convolution as one primitive, for layers that run per example under jax.vmap
+# (Equinox's): its batching rule merges the mapped axis into the convolution's batch and
+# binds it again, so that the planner sees the shape the program runs (table "Equinox's
+# per-example layers" in docs/performance.md: at batch 1 the framed tangent's
+# channels-first size is never met). Its value, lowering and derivatives are those of
+# ``lowered_conv`` planned for the shape it is bound with.
+
+
+def _planned_params(
+    strides,
+    pads,
+    mode,
+    numbers,
+    lhs_dilation,
+    rhs_dilation,
+    feature_group_count,
+    precision,
+    preferred_element_type,
+):
+    """``planned_conv_p``'s parameters, hashable."""
+
+    def ints(values):
+        return None if values is None else tuple(int(v) for v in values)
+
+    return dict(
+        strides=ints(strides),
+        pads=tuple((int(lo), int(hi)) for lo, hi in pads),
+        mode=mode,
+        numbers=numbers,
+        lhs_dilation=ints(lhs_dilation),
+        rhs_dilation=ints(rhs_dilation),
+        feature_group_count=int(feature_group_count),
+        precision=precision,
+        preferred_element_type=(
+            None if preferred_element_type is None else np.dtype(preferred_element_type)
+        ),
+    )
+
+
+def _planned(x, kernel, *, strides, pads, mode, numbers, **options):
+    return lowered_conv(x, kernel, strides, pads, mode, numbers, **options)
+
+
+def _planned_abstract_eval(x, kernel, **params):
+    out = jax.eval_shape(
+        partial(_planned, **params),
+        jax.ShapeDtypeStruct(x.shape, x.dtype),
+        jax.ShapeDtypeStruct(kernel.shape, kernel.dtype),
+    )
+    return x.update(shape=out.shape, dtype=out.dtype)
+
+
+def _planned_jvp(primals, tangents, **params):
+    """The derivatives of the form planned for these shapes (its own ``custom_jvp``
+    where it has one); an operand without a tangent stays a constant."""
+    x, kernel = primals
+    d_x, d_kernel = tangents
+    conv = partial(_planned, **params)
+    if type(d_x) is ad.Zero:
+        return jax.jvp(lambda kernel: conv(x, kernel), (kernel,), (d_kernel,))
+    if type(d_kernel) is ad.Zero:
+        return jax.jvp(lambda x: conv(x, kernel), (x,), (d_x,))
+    return jax.jvp(conv, (x, kernel), (d_x, d_kernel))
+
+
+def _planned_transpose(ct, x, kernel, **params):
+    """The transpose in the one operand that is linear (``jax.linear_transpose`` of a
+    convolution by a fixed kernel, or of a fixed input): that of the planned form."""
+    conv = partial(_planned, **params)
+    if ad.is_undefined_primal(kernel):
+        if ad.is_undefined_primal(x):
+            raise ValueError("jaxpad_planned_conv: bilinear, not linear in both operands.")
+        operand, fixed = kernel, x
+
+        def linear(kernel):
+            return conv(fixed, kernel)
+    else:
+        operand, fixed = x, kernel
+
+        def linear(x):
+            return conv(x, fixed)
+
+    if type(ct) is ad.Zero:
+        return None, None
+    aval = operand.aval
+    (result,) = jax.linear_transpose(linear, jax.ShapeDtypeStruct(aval.shape, aval.dtype))(ct)
+    return (None, result) if operand is kernel else (result, None)
+
+
+def _planned_batch(args, dims, **params):
+    """A mapped input (the kernel shared) joins the batch axis, mapped axis major, and
+    the convolution is planned again; a mapped kernel is ``jax.vmap`` of the form."""
+    (x, kernel), (x_dim, k_dim) = args, dims
+    if k_dim is not None:
+        return jax.vmap(partial(_planned, **params), in_axes=(x_dim, k_dim))(x, kernel), 0
+    numbers = params["numbers"]
+    n_axis, o_axis = numbers.lhs_spec[0], numbers.out_spec[0]
+    x = jnp.moveaxis(x, x_dim, n_axis)  # the mapped axis just before the batch axis
+    size, batch = x.shape[n_axis], x.shape[n_axis + 1]
+    merged = x.reshape(*x.shape[:n_axis], size * batch, *x.shape[n_axis + 2 :])
+    out = planned_conv_p.bind(merged, kernel, **params)
+    return out.reshape(*out.shape[:o_axis], size, batch, *out.shape[o_axis + 1 :]), o_axis
+
+
+planned_conv_p = Primitive("jaxpad_planned_conv")
+planned_conv_p.def_impl(partial(xla.apply_primitive, planned_conv_p))
+planned_conv_p.def_abstract_eval(_planned_abstract_eval)
+ad.primitive_jvps[planned_conv_p] = _planned_jvp
+ad.primitive_transposes[planned_conv_p] = _planned_transpose
+batching.primitive_batchers[planned_conv_p] = _planned_batch
+mlir.register_lowering(planned_conv_p, mlir.lower_fun(_planned, multiple_results=False))
 
 
 def conv_general_dilated(

@@ -26,7 +26,7 @@ import numpy as np
 from jax import lax
 
 from jaxpad import modes as _modes
-from jaxpad.scipy._taps import padded, padded_passes, padded_select, padded_taps
+from jaxpad.scipy._taps import _embed, padded, padded_passes, padded_select, padded_taps
 
 _PREFIX = "jaxpad.scipy.ndimage."
 _SCIPY_MODES = (
@@ -49,6 +49,13 @@ _NETWORK_MAX = 49
 # 128x128x128 (docs/scipy.md#performance) the cross took 25 against 32 ms in float32
 # (8.6 MiB padded; its VJP 5 against 43 ms) and 45 against 26 ms in float64 (17 MiB).
 _CROSS_PAD_BYTES_MAX = 16 << 20
+# A minimum/maximum pass of a window up to this size reads its pad through a flat
+# view along the minor axis and reads x itself along the others (_extreme_axis): XLA
+# fuses its doubling into one loop and splits the pad's concatenate into a copy per
+# read (float64 maximum 3 at 1024x1024: 14 against 2.5 ms; float32 at 128x128x128:
+# 23 against 5.9 ms); sizes 5 and 9, not fused so, took 1.5-1.6x longer through the
+# flat view (docs/scipy.md#performance).
+_FLAT_EXTREME_MAX = 3
 
 
 # ----------------------------------------------------------------------------------
@@ -1257,17 +1264,56 @@ def _selection(x, cval, begins, ends, modes, offsets, select):
     return filtered(x, cval)
 
 
+def _arg_extreme(xp, size: int, axis: int, minimum: bool):
+    """(y, index): y[i] = the min/max of xp[i : i + size] along ``axis``, and the offset
+    in that window of its first element equal to y (of its first NaN, where y is NaN),
+    by the doubling of ``_extreme_axis``'s forward with each value's offset carried
+    beside it: a tie keeps the left (earlier) element."""
+    index_dtype = np.int8 if size < 127 else np.int32
+
+    def step(v, i, shift):
+        m = v.shape[axis] - shift
+        left, right = (lax.slice_in_dim(v, s, s + m, axis=axis) for s in (0, shift))
+        i_left, i_right = (lax.slice_in_dim(i, s, s + m, axis=axis) for s in (0, shift))
+        keep = (left <= right) if minimum else (left >= right)
+        keep = keep | (left != left)  # a NaN on the left is the first NaN
+        return jnp.where(keep, left, right), jnp.where(
+            keep, i_left, i_right + jnp.asarray(shift, index_dtype)
+        )
+
+    v, i = xp, jnp.zeros(xp.shape, index_dtype)
+    width = 1
+    while 2 * width <= size:
+        v, i = step(v, i, width)
+        width *= 2
+    if width < size:
+        # Two overlapping windows [0, width) and [size - width, size): on a tie the
+        # first holds the first occurrence (the second starts inside it).
+        v, i = step(v, i, size - width)
+    return v, i
+
+
 def _extreme_axis(x, size: int, axis: int, jmode: str, cval, origin: int, minimum: bool):
     """min/max over a window of ``size`` along ``axis``: windows of 1, 2, 4, ... by
-    doubling, then two overlapping power-of-two windows (log2(size) + 1 operations)."""
+    doubling, then two overlapping power-of-two windows (log2(size) + 1 operations).
+
+    Its tangent is the tangent of the window's first element equal to the output (the
+    first NaN for a NaN), read by one ``padded_select`` (whose transpose is one gather
+    over the window and the fold of the frame) with the index of that element, which
+    the JVP carries through the same doubling on the pass' own pad. Computing the
+    index over the output extended by the window, as ``_selection`` does for any
+    footprint, took a second, wider pad of the input and (fused into the transpose)
+    a recomputation: the VJP of a float64 maximum filter of size 5 at 1024x1024 took
+    15x its forward, 6x so (docs/scipy.md#performance)."""
     op = jnp.minimum if minimum else jnp.maximum
     begin = size // 2 + origin
     begins = [0] * x.ndim
     ends = [0] * x.ndim
     begins[axis] = begin
     ends[axis] = size - 1 - begin
+    modes = [jmode] * x.ndim
 
-    def select(y):
+    def doubling(y, axis):
         width = 1
         while 2 * width <= size:
             m = y.shape[axis] - width
@@ -1285,12 +1331,82 @@ def _extreme_axis(x, size: int, axis: int, jmode: str, cval, origin: int, minimu
             )
         return y
 
+    def select(yp):
+        if axis != x.ndim - 1 or x.ndim < 2 or not 2 <= size <= _FLAT_EXTREME_MAX:
+            return doubling(yp, axis)
+        # Along the minor axis, through the flat view (as the linear filters'
+        # _flat_pass): sliced along the minor axis, the pad's concatenate is split by
+        # XLA into one copy per read offset, which for size 3 doubled the temporaries
+        # to 32 MiB in float64 at 1024x1024, page-faulted on every call.
+        flat = doubling(yp.reshape(-1), 0)
+        flat = lax.pad(flat, jnp.zeros((), flat.dtype), [(0, size - 1, 0)])
+        return lax.slice_in_dim(flat.reshape(yp.shape), 0, x.shape[-1], axis=axis)
+
+    def forward(x, cval):
+        n = x.shape[axis]
+        if axis != x.ndim - 1 and 2 <= size <= _FLAT_EXTREME_MAX and n >= 2 * size:
+            # Along another axis, the outputs whose window lies inside x read x, and
+            # the first and last read the pad of a strip of x's first and last rows
+            # (as the linear filters' _edge_pass): the padded array was split by XLA
+            # into a copy per read offset too (float32 maximum 3 at 128x128x128: 23
+            # against 5.9 ms; docs/scipy.md#performance).
+            strip = lax.concatenate(
+                [
+                    lax.slice_in_dim(x, 0, size, axis=axis),
+                    lax.slice_in_dim(x, n - size, n, axis=axis),
+                ],
+                axis,
+            )
+            strip = _pad(strip, begins, ends, modes, cval)
+            m = strip.shape[axis]
+            top = doubling(lax.slice_in_dim(strip, 0, begins[axis] + size - 1, axis=axis), axis)
+            bottom = doubling(
+                lax.slice_in_dim(strip, m - (ends[axis] + size - 1), m, axis=axis), axis
+            )
+            return lax.concatenate([top, doubling(x, axis), bottom], axis)
+        return select(_pad(x, begins, ends, modes, cval))
+
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return forward(x, cval)
+    cval = jnp.asarray(cval, x.dtype)
     offsets = []
     for k in range(size):
         offset = [0] * x.ndim
         offset[axis] = k
         offsets.append(tuple(offset))
-    return _selection(x, cval, begins, ends, [jmode] * x.ndim, offsets, select)
+
+    @jax.custom_jvp
+    def filtered(x, cval):
+        return forward(x, cval)
+
+    @filtered.defjvp
+    def filtered_jvp(primals, tangents):
+        x, cval = primals
+        dx, dcval = tangents
+        xp = _pad(x, begins, ends, modes, cval)
+        last = x.ndim - 1
+        if x.shape[-1] >= 2 and 0 not in x.shape:
+            # Two halves of the minor axis joined by a concatenate, which XLA:CPU does
+            # not fuse: the index is written once, where fused into the transpose it
+            # is evaluated again at each window read (as in _selection).
+            half = x.shape[-1] // 2
+            reach = size - 1 if axis == last else 0
+            parts = [
+                _arg_extreme(lax.slice_in_dim(xp, start, stop, axis=last), size, axis, minimum)
+                for start, stop in ((0, half + reach), (half, xp.shape[last]))
+            ]
+            y = lax.concatenate([p[0] for p in parts], last)
+            index = lax.concatenate([p[1] for p in parts], last)
+        else:
+            y, index = _arg_extreme(xp, size, axis, minimum)
+        # padded_select's layout: the index over the output extended by size - 1 on
+        # each side of the axis, -1 there.
+        pads = [(0, 0, 0)] * x.ndim
+        pads[axis] = (size - 1, size - 1, 0)
+        index = _embed(index, -1, pads)
+        return y, padded_select(dx, dcval, index, offsets, begins, ends, modes)
+
+    return filtered(x, cval)
 
 
 def _min_max1d(fn, input, size, axis, output, mode, cval, origin, minimum):

@@ -407,23 +407,67 @@ def _padded_select_transpose(ct, x, cval, index, *, offsets, begins, ends, modes
     e_shape, margin, _ = _select_geometry(x_shape, index.shape, begins, ends)
     # e[q] = sum_k [index[q - offsets[k]] == k] ct[q - offsets[k]]: ct padded by
     # (window - 1) with zeros, as the index already is (with -1).
-    ct_padded = _embed(ct, 0, [(m, m, 0) for m in margin])
     index_padded = index
+    wide = [ax for ax, m in enumerate(margin) if m]
+    if len(wide) == 1 and ct.ndim >= 2 and wide[0] != ct.ndim - 1:
+        # One window axis, not the minor one (a min/max pass): each block of rows
+        # reads ct itself where the window lies inside it, and zero-padded strips of
+        # ct at its ends, joined by a concatenate along that axis, which XLA:CPU
+        # fuses; ct zero-padded whole was one more copy of it, and in float64 it took
+        # the VJP's temporaries past glibc's mmap threshold (maximum 9 at 1024x1024:
+        # 36.7 against 29.5 MiB, 52 against 28-42 ms; docs/scipy.md#performance).
+        a = wide[0]
+        m, n = margin[a], ct.shape[a]
 
-    def block(axis, start, stop):
-        out = list(e_shape)
-        base = [0] * ct.ndim
-        if axis is not None:
-            out[axis] = stop - start
-            base[axis] = start
-        acc = jnp.zeros(out, ct.dtype)
-        for k, offset in enumerate(offsets):
-            lo = [s + m - o for s, m, o in zip(base, margin, offset)]
-            hi = [s + n for s, n in zip(lo, out)]
-            acc = acc + jnp.where(
-                lax.slice(index_padded, lo, hi) == k, lax.slice(ct_padded, lo, hi), 0
-            )
-        return acc
+        def rows(s, t):
+            # Rows [s, t) along a of the transposed select: ct_padded's rows
+            # [s, t + m), i.e. ct's rows [s - m, t), zero where outside ct.
+            lo, hi = max(0, s - m), min(n, t)
+            part = lax.slice_in_dim(ct, lo, hi, axis=a)
+            if (lo - (s - m), t - hi) != (0, 0):
+                pads = [(0, 0, 0)] * ct.ndim
+                pads[a] = (lo - (s - m), t - hi, 0)
+                part = _embed(part, 0, pads)
+            out = list(e_shape)
+            out[a] = t - s
+            acc = jnp.zeros(out, ct.dtype)
+            for k, offset in enumerate(offsets):
+                o = offset[a]
+                i_lo = [0] * ct.ndim
+                i_lo[a] = s + m - o
+                i_hi = [lo_ + n_ for lo_, n_ in zip(i_lo, out)]
+                p_lo = [0] * ct.ndim
+                p_lo[a] = m - o
+                p_hi = [lo_ + n_ for lo_, n_ in zip(p_lo, out)]
+                acc = acc + jnp.where(
+                    lax.slice(index_padded, i_lo, i_hi) == k, lax.slice(part, p_lo, p_hi), 0
+                )
+            return acc
+
+        def block(axis, start, stop):
+            if axis is None:
+                start, stop = 0, e_shape[a]
+            cuts = sorted({start, stop, *(c for c in (m, n) if start < c < stop)})
+            pieces = [rows(s, t) for s, t in zip(cuts, cuts[1:])] or [rows(start, stop)]
+            return pieces[0] if len(pieces) == 1 else lax.concatenate(pieces, a)
+
+    else:
+        ct_padded = _embed(ct, 0, [(m, m, 0) for m in margin])
+
+        def block(axis, start, stop):
+            out = list(e_shape)
+            base = [0] * ct.ndim
+            if axis is not None:
+                out[axis] = stop - start
+                base[axis] = start
+            acc = jnp.zeros(out, ct.dtype)
+            for k, offset in enumerate(offsets):
+                lo = [s + m - o for s, m, o in zip(base, margin, offset)]
+                hi = [s + n for s, n in zip(lo, out)]
+                acc = acc + jnp.where(
+                    lax.slice(index_padded, lo, hi) == k, lax.slice(ct_padded, lo, hi), 0
+                )
+            return acc
 
     g, cval_ct = _fold(block, e_shape, begins, ends, modes, jnp.zeros((), cval_aval.dtype))
     return (
@@ -525,18 +569,47 @@ def _flat_minor(passes, shape) -> bool:
 def _padded_passes_impl(x, cval, *, passes, begins, ends, modes):
     last = x.ndim - 1
     if _flat_minor(passes, x.shape):
-        # The other pass on x padded along its axis, then the minor axis' pad of its
-        # result and the minor pass over the rows laid end to end (_flat_pass). With
+        # The other pass on x (_edge_pass), then the minor axis' pad of its result and
+        # the minor pass over the rows laid end to end (_flat_pass). With
         # three passes the first two still fuse (and the flat pass measured slower
         # than one pad of every axis: 84 against 65 ms for a float64 uniform filter
         # of size 9 at 128x128x128, docs/scipy.md#performance).
         first_b, first_e = list(begins), list(ends)
         first_b[last] = first_e[last] = 0
-        y = _passes(padded(x, cval, first_b, first_e, modes), passes[:-1])
+        y = _edge_pass(x, cval, passes[0], first_b, first_e, modes)
         minor_b, minor_e = [0] * x.ndim, [0] * x.ndim
         minor_b[last], minor_e[last] = begins[last], ends[last]
         return _flat_pass(padded(y, cval, minor_b, minor_e, modes), passes[-1][1])
     return _passes(padded(x, cval, begins, ends, modes), passes)
+
+
+def _edge_pass(x, cval, pass_, begins, ends, modes):
+    """The 1-D pass ``pass_`` = (axis, weights) of ``padded(x, cval, begins, ends,
+    modes)`` (padded along that axis only), without the padded array: the rows whose
+    window lies inside x read x, and the first and last rows read the pad of a strip
+    of x's first and last ``size`` rows (each mode sends a pad row at most that far
+    into the axis, the wrap to the other end, which the strip holds too), joined by
+    one concatenate that XLA:CPU fuses with the pass.
+
+    XLA split the padded array's concatenate into one full copy per group of taps
+    that read it (two 8 MiB copies for a float64 Gaussian of sigma 1 at 1024x1024):
+    gaussian sigma 1 and the uniform filters of size 3 and 9 took 2.0-2.8 ms against
+    1.1-1.9 ms so, and 1.8-2.3 ms as ``jnp.pad`` then ``lax.conv``, on one core
+    (docs/scipy.md#performance)."""
+    axis, w = pass_
+    n, size = x.shape[axis], len(w)
+    if n < 2 * size:
+        return _passes(padded(x, cval, begins, ends, modes), [pass_])
+    strip = lax.concatenate(
+        [lax.slice_in_dim(x, 0, size, axis=axis), lax.slice_in_dim(x, n - size, n, axis=axis)],
+        axis,
+    )
+    strip = padded(strip, cval, begins, ends, modes)
+    m = strip.shape[axis]
+    b, e = begins[axis], ends[axis]
+    top = _passes(lax.slice_in_dim(strip, 0, b + size - 1, axis=axis), [pass_])
+    bottom = _passes(lax.slice_in_dim(strip, m - (e + size - 1), m, axis=axis), [pass_])
+    return lax.concatenate([top, _passes(x, [pass_]), bottom], axis)
 
 
 def _passes(y, passes):
@@ -585,6 +658,23 @@ def _padded_passes_transpose(ct, x, cval, *, passes, begins, ends, modes):
         # along axis (default: all), read from c's rows [start - len(w) + 1, stop).
         n, size = c.shape[axis], len(w)
         start, stop = rows if rows is not None else (0, n + size - 1)
+        # In 2-D, along the outer axis, the rows whose window lies inside c read c
+        # itself, joined to the edge rows by a concatenate that XLA:CPU fuses (as the
+        # forward's _edge_pass): c zero-padded whole was one more copy of it (the
+        # VJP of a float64 uniform filter of size 3 at 1024x1024: 2.3 against 2.9 ms;
+        # in 3-D it measured no faster; docs/scipy.md#performance).
+        inner = max(start, size - 1), min(stop, n)
+        if len(passes) == 2 and axis != ndim - 1 and inner[1] - inner[0] >= size:
+            pieces = [transposed(c, axis, w, (start, inner[0]))] if start < inner[0] else []
+            out = list(c.shape)
+            out[axis] = inner[1] - inner[0]
+            part = lax.slice_in_dim(c, inner[0] - size + 1, inner[1], axis=axis)
+            pieces.append(
+                taps_p.bind(part, weights=_pass_key(ndim, axis, w[::-1]), out_shape=tuple(out))
+            )
+            if inner[1] < stop:
+                pieces.append(transposed(c, axis, w, (inner[1], stop)))
+            return lax.concatenate(pieces, axis) if len(pieces) > 1 else pieces[0]
         lo, hi = max(0, start - size + 1), min(n, stop)
         part = lax.slice_in_dim(c, lo, hi, axis=axis) if (lo, hi) != (0, n) else c
         pads = [(0, 0, 0)] * ndim
