@@ -6,7 +6,10 @@ primitive applied to each coefficient of the inputs' series. ``jet`` instantiate
 series of a constant operand as zeros, so a constant pad value contributes nothing to the
 higher coefficients and a traced one contributes its own series. The integer operands
 (``dynamic_pad``'s offsets) are not differentiated: every coefficient reads the primal
-offsets.
+offsets. ``jaxpad_planned_conv`` (a convolution planned for its batched shape) is
+bilinear: its series is that of the plain form, the pad then the convolution, whose
+primitives ``jet`` knows (the planner's other forms choose a program per platform
+through a ``cond``, which ``jet`` has no rule for).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from jax.experimental import jet
 
 from jaxpad._broadcast import broadcast_p
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad_p
+from jaxpad._lowering.conv import ConvPlan, build_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
 
@@ -27,6 +31,13 @@ def _with_offsets(prim, primals_in, series_in, **params):
     return primal_out, series_out
 
 
+def _planned_conv(primals_in, series_in, *, strides, pads, mode, numbers, **options):
+    def plain(x, kernel):
+        return build_conv(ConvPlan("plain"), x, kernel, strides, pads, mode, numbers, **options)
+
+    return jet.jet(plain, primals_in, series_in)
+
+
 def _register() -> None:
     for prim in (pad_p, fold_p, broadcast_p, _marker_p):
         jet.deflinear(prim)
@@ -34,6 +45,7 @@ def _register() -> None:
         jet.jet_rules[prim] = lambda primals, series, _prim=prim, **params: _with_offsets(
             _prim, primals, series, **params
         )
+    jet.jet_rules[planned_conv_p] = _planned_conv
 
 
 _register()

@@ -30,6 +30,7 @@ Example:
 from __future__ import annotations
 
 from collections import ChainMap
+from functools import partial
 from typing import Any
 
 import jax
@@ -59,8 +60,10 @@ from jaxpad._lowering import (
     fold_lowering,
     pad_lowering,
 )
+from jaxpad._lowering.conv import lowered_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
+from jaxpad.scipy import _taps as _scipy_taps
 
 __all__: list[str] = []  # importing the module registers the converters
 
@@ -120,6 +123,10 @@ def _marker(value, *, jaxpr):
     return value
 
 
+def _planned_conv(x, kernel, **params):
+    return lowered_conv(x, kernel, **params)
+
+
 # Each primitive, the JAX function of its operands and params that it lowers to.
 _PRIMITIVES: dict[Any, Any] = {
     pad_p: _pad,
@@ -128,6 +135,12 @@ _PRIMITIVES: dict[Any, Any] = {
     dynamic_fold_p: _dynamic_fold,
     broadcast_p: _broadcast_lowering,
     _marker_p: _marker,
+    planned_conv_p: _planned_conv,
+    # jaxpad.scipy's filters: the programs they lower to on XLA:CPU.
+    _scipy_taps.taps_p: partial(_scipy_taps._impl, cpu=True),
+    _scipy_taps.padded_taps_p: _scipy_taps._padded_taps_impl,
+    _scipy_taps.padded_select_p: _scipy_taps._padded_select_impl,
+    _scipy_taps.padded_passes_p: partial(_scipy_taps._padded_passes_impl, cpu=True),
 }
 
 

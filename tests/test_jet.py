@@ -266,10 +266,78 @@ def test_broadcast_against_broadcast_to(x_shape, target, mode, axes_mapping):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+def test_equinox_conv_planned_for_its_batch_against_pad_then_conv():
+    # jaxpad.equinox.Conv under vmap is one jaxpad_planned_conv (bilinear); its series
+    # is the plain form's, against jnp.pad then lax.conv of the layer's own weights.
+    pytest.importorskip("equinox")
+    import jaxpad.equinox
+
+    layer = jaxpad.equinox.Conv(
+        2, 3, 4, 3, padding=1, padding_mode="REFLECT", key=jax.random.key(0)
+    )
+
+    def theirs(x):
+        padded = jnp.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), "reflect")
+        y = lax.conv_general_dilated(padded, layer.weight, (1, 1), "VALID")
+        return y + layer.bias[None]
+
+    x = np.random.default_rng(7).standard_normal((2, 3, 6, 5)).astype(np.float32)
+    series = [
+        np.random.default_rng(8 + k).standard_normal(x.shape).astype(np.float32)
+        for k in range(ORDER)
+    ]
+    ours = jet(lambda x: jnp.sin(jax.vmap(layer)(jnp.sin(x))), (x,), (series,))
+    want = jet(lambda x: jnp.sin(theirs(jnp.sin(x))), (x,), (series,))
+    np.testing.assert_allclose(ours[0], want[0], rtol=1e-5, atol=1e-5)
+    for got, expected in zip(ours[1], want[1]):
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "name,mode",
+    [
+        ("gaussian_filter", "reflect"),
+        ("uniform_filter", "wrap"),
+        ("correlate", "mirror"),
+        ("laplace", "nearest"),
+        ("sobel", "constant"),
+    ],
+)
+def test_scipy_linear_filters_against_scipys_matrix(name, mode):
+    # A linear filter is a matrix; scipy's own filter gives it column by column, and
+    # the Taylor series of sin(F(sin x)) is that of sin(M @ sin x).
+    ndimage_ = pytest.importorskip("scipy.ndimage")
+    from jaxpad.scipy import ndimage
+
+    shape = (6, 5)
+    weights = np.random.default_rng(3).standard_normal((3, 3))
+    args = {"gaussian_filter": (1.0,), "uniform_filter": (3,), "correlate": (weights,)}
+    args = args.get(name, ())
+
+    def columns(f):
+        basis = np.eye(np.prod(shape)).reshape(-1, *shape)
+        return np.stack([f(b).ravel() for b in basis], axis=1)
+
+    matrix = columns(lambda b: getattr(ndimage_, name)(b, *args, mode=mode)).astype(np.float32)
+    x = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    series = [
+        np.random.default_rng(5 + k).standard_normal(shape).astype(np.float32) for k in range(ORDER)
+    ]
+    ours = jet(
+        lambda x: jnp.sin(getattr(ndimage, name)(jnp.sin(x), *args, mode=mode)), (x,), (series,)
+    )
+    want = jet(lambda x: jnp.sin((matrix @ jnp.sin(x).ravel()).reshape(shape)), (x,), (series,))
+    np.testing.assert_allclose(ours[0], want[0], rtol=1e-5, atol=1e-5)
+    for got, expected in zip(ours[1], want[1]):
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+
 def test_every_primitive_has_a_jet_rule():
     from jax.experimental.jet import jet_rules
 
+    from jaxpad._lowering.conv import planned_conv_p
     from jaxpad._sharded_pad import _marker_p
+    from jaxpad.scipy._taps import padded_passes_p, padded_taps_p, taps_p
 
     for prim in (
         jaxpad.pad_p,
@@ -278,5 +346,9 @@ def test_every_primitive_has_a_jet_rule():
         jaxpad.dynamic_fold_p,
         jaxpad.broadcast_p,
         _marker_p,
+        planned_conv_p,
+        taps_p,
+        padded_taps_p,
+        padded_passes_p,
     ):
         assert prim in jet_rules, prim.name

@@ -211,3 +211,49 @@ def test_flax_layer():
     layer = jaxpad.flax.Conv(2, 3, (3, 3), pad_mode="reflect", rngs=nnx.Rngs(0))
     x = np.random.default_rng(5).normal(size=(1, 6, 5, 2)).astype(np.float32)
     assert_exports(lambda x: layer(x), x)
+
+
+def test_equinox_layer_under_vmap():
+    # Under vmap the layer's conv is one jaxpad_planned_conv, planned for the batch.
+    pytest.importorskip("equinox")
+    import jaxpad.equinox
+
+    layer = jaxpad.equinox.Conv(
+        2, 2, 3, 3, padding=1, padding_mode="CIRCULAR", key=jax.random.key(0)
+    )
+    x = np.random.default_rng(6).normal(size=(2, 2, 6, 5)).astype(np.float32)
+    assert_exports(jax.vmap(layer), x)
+
+
+# jaxpad.scipy's filters --------------------------------------------------------------
+
+SCIPY_FILTERS = {
+    "gaussian_filter reflect": ("gaussian_filter", (1.0,), {}),
+    "uniform_filter wrap": ("uniform_filter", (3,), {"mode": "wrap"}),
+    "correlate mirror": (
+        "correlate",
+        (np.random.default_rng(1).random((3, 3)),),
+        {"mode": "mirror"},
+    ),
+    "sobel constant": ("sobel", (), {"mode": "constant", "cval": 0.5}),
+    "maximum_filter nearest": ("maximum_filter", (3,), {"mode": "nearest"}),
+    "median_filter reflect": ("median_filter", (3,), {}),
+}
+
+
+@pytest.mark.parametrize("case", SCIPY_FILTERS)
+def test_scipy_filter_against_scipy(case):
+    scipy_ndimage = pytest.importorskip("scipy.ndimage")
+    from jaxpad.scipy import ndimage
+
+    name, args, kwargs = SCIPY_FILTERS[case]
+    x = np.random.default_rng(0).random((16, 12)).astype(np.float32)
+    expected = getattr(scipy_ndimage, name)(x, *args, **kwargs)
+    assert_exports(lambda v: getattr(ndimage, name)(v, *args, **kwargs), x, expected=expected)
+
+
+def test_scipy_filter_gradient():
+    from jaxpad.scipy import ndimage
+
+    x = np.random.default_rng(2).random((10, 9)).astype(np.float32)
+    assert_exports(jax.grad(lambda v: (ndimage.gaussian_filter(v, 1.0, mode="wrap") ** 2).sum()), x)
