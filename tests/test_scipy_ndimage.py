@@ -934,3 +934,61 @@ def test_first_pass_reads_x_not_its_pad():
         y = rng.standard_normal(x.shape)
         _, vjp = jax.vjp(jax.jit(f), x)
         np.testing.assert_allclose(np.vdot(vjp(y)[0], x), np.vdot(want, y), rtol=1e-10)
+
+
+def test_float64_three_passes_as_convolutions():
+    # A float64 separable filter of three passes runs each pass as one lax.conv on its
+    # own pad on XLA:CPU (_CONV_PASSES_MIN in jaxpad/scipy/_taps.py), where the
+    # shifted multiply-adds on one pad of every axis measured up to 2x slower
+    # (docs/performance.md); float32 and two passes keep the multiply-adds.
+    if jax.default_backend() != "cpu":
+        pytest.skip("an XLA:CPU lowering rule")
+    x = np.random.default_rng(97).standard_normal((7, 9, 8))
+
+    def convs(f, *args):
+        text = jax.jit(f).lower(*args).compile().as_text()
+        return text.count(" convolution("), text
+
+    n, text = convs(lambda x: ndimage.gaussian_filter(x, 1.0), x)
+    assert n == 3, text
+    assert convs(lambda x: ndimage.gaussian_filter(x, 1.0), x.astype(np.float32))[0] == 0
+    assert convs(lambda x: ndimage.gaussian_filter(x, 1.0, axes=(0, 2)), x)[0] == 0
+    # Its transpose: a conv per transposed pass, each axis folded (no scatter-add).
+    n, text = convs(lambda x, t: jax.vjp(ndimage.uniform_filter, x)[1](t)[0], x, x)
+    assert n >= 3 and "scatter" not in text, text
+    # Values and the VJP's adjoint against scipy (every mode, vmap, eager and
+    # check_grads at order 2: the test below, under --all).
+    f = jax.jit(lambda x: ndimage.gaussian_filter(x, (1.0, 0.6, 1.4), mode="mirror"))
+    want = sn.gaussian_filter(x, (1.0, 0.6, 1.4), mode="mirror")
+    np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
+    y = np.random.default_rng(96).standard_normal(x.shape)
+    np.testing.assert_allclose(np.vdot(jax.vjp(f, x)[1](y)[0], x), np.vdot(want, y), rtol=1e-10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_float64_three_passes_values_and_gradients(mode):
+    # Against scipy in every mode (the constant ones pad each pass, without the conv
+    # rule), origins, per-axis modes, an axis shorter than the filter; jit, vmap and
+    # eager equal; check_grads at order 2 as test_gradients_linear.
+    rng = np.random.default_rng(98 + MODES.index(mode))
+    cases = (
+        (lambda x: ndimage.gaussian_filter(x, 1.0, mode=mode, cval=0.5),
+         lambda x: sn.gaussian_filter(x, 1.0, mode=mode, cval=0.5)),
+        (lambda x: ndimage.uniform_filter(x, (3, 2, 4), mode=(mode, "wrap", mode),
+                                          origin=(1, 0, -1)),
+         lambda x: sn.uniform_filter(x, (3, 2, 4), mode=(mode, "wrap", mode),
+                                     origin=(1, 0, -1))),
+    )  # fmt: skip
+    for shape in ((7, 9, 8), (2, 6, 3)):
+        x = rng.standard_normal(shape)
+        for ours, theirs in cases:
+            want = theirs(x)
+            np.testing.assert_allclose(jax.jit(ours)(x), want, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(
+                jax.jit(jax.vmap(ours))(np.stack([x, -x])), [want, theirs(-x)],
+                rtol=1e-12, atol=1e-12,
+            )  # fmt: skip
+    np.testing.assert_allclose(ours(x), want, rtol=1e-12, atol=1e-12)  # eager
+    f = jax.jit(lambda x: ndimage.gaussian_filter(x, 0.7, mode=mode, cval=0.5))
+    check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
