@@ -858,7 +858,7 @@ def test_extreme_pass_index_on_its_own_pad():
         assert max(rows) <= 256 + 4, entry
 
 
-def test_small_extreme_minor_pass_pad_written_once():
+def test_small_extreme_minor_pass_pad_written_once(full_run):
     # A min/max pass of size <= 3 along the minor axis reads its pad through a flat
     # view: one concatenate, where XLA split the pad into a copy per read offset
     # (docs/scipy.md#performance).
@@ -882,9 +882,12 @@ def test_small_extreme_minor_pass_pad_written_once():
     outer = [s[4:-1].split(",")[:2] for s in shapes if s.startswith("f32[") and s.count(",") == 2]
     assert all(int(d) <= 64 for dims in outer for d in dims), entry
     # Values against scipy in every mode, 1-D to 3-D, with an origin, and under vmap.
+    # The default run takes one rank per mode, in turn (every rank, every mode, some
+    # pairs); --all every pair.
     rng = np.random.default_rng(31)
-    for mode in MODES:
-        for shape in ((7,), (7, 6), (6, 7, 5)):
+    for m, mode in enumerate(MODES):
+        shapes = ((7,), (7, 6), (6, 7, 5))
+        for shape in shapes if full_run else shapes[m % 3 : m % 3 + 1]:
             x = rng.integers(0, 4, shape).astype(np.float64)
             for size, origin in ((2, 0), (3, 1), (3, -1), (2, -1)):
                 got = jn.minimum_filter(x, size, mode=mode, cval=0.5, origin=origin)
@@ -895,7 +898,7 @@ def test_small_extreme_minor_pass_pad_written_once():
     np.testing.assert_array_equal(got, [sn.maximum_filter(x, 3, mode="mirror") for x in xs])
 
 
-def test_first_pass_reads_x_not_its_pad():
+def test_first_pass_reads_x_not_its_pad(full_run):
     # A 2-D separable filter's first pass reads x and a padded strip of its first and
     # last rows (_edge_pass), not the padded array, which XLA split into one full copy
     # per group of taps (docs/scipy.md#performance).
@@ -919,10 +922,12 @@ def test_first_pass_reads_x_not_its_pad():
         assert all(int(s[4:].split(",")[0]) <= 256 for s in padded_rows), entry
     # Values against scipy where the strip is taken (axes of at least twice the
     # filter): every mode, origins, per-axis modes; jit, vmap and the VJP's adjoint.
+    # The default run takes two of the (size, origin) cases per mode, in turn.
     rng = np.random.default_rng(41)
-    for mode in MODES[:2] + MODES[4:]:  # the constant modes pad each pass
+    cases = ((3, 0), (4, 1), (2, -1), (5, -2))
+    for m, mode in enumerate(MODES[:2] + MODES[4:]):  # the constant modes pad each pass
         x = rng.standard_normal((23, 19))
-        for size, origin in ((3, 0), (4, 1), (2, -1), (5, -2)):
+        for size, origin in cases if full_run else cases[m % 2 :: 2]:
             got = jn.uniform_filter(x, size, mode=mode, origin=origin)
             want = sn.uniform_filter(x, size, mode=mode, origin=origin)
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
