@@ -31,9 +31,11 @@ def _with_offsets(prim, primals_in, series_in, **params):
     return primal_out, series_out
 
 
-def _planned_conv(primals_in, series_in, *, strides, pads, mode, numbers, **options):
+def _planned_conv(primals_in, series_in, **params):
+    geometry = [params.pop(name) for name in ("strides", "pads", "mode", "numbers")]
+
     def plain(x, kernel):
-        return build_conv(ConvPlan("plain"), x, kernel, strides, pads, mode, numbers, **options)
+        return build_conv(ConvPlan("plain"), x, kernel, *geometry, **params)
 
     return jet.jet(plain, primals_in, series_in)
 

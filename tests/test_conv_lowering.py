@@ -80,7 +80,7 @@ def test_symbolic_sizes_take_the_plain_form():
 @planner_rule
 def test_a_callers_own_conv_or_a_sharding_takes_the_plain_form():
     args = ((8, 16, 16, 8), (3, 3, 8, 8), NHWC, [(1, 1)] * 2, "reflect", (1, 1))
-    assert _plan(*args).form == "pad_slice"
+    assert _plan(*args).form == "banded"
     assert _plan(*args, default_conv=False).form == "plain"
     assert _plan(*args, sharded=True).form == "plain"
 
@@ -150,7 +150,8 @@ def test_depthwise_outside_the_measured_range_is_not_shifted():
 def test_stride_one_after_a_pad_in_a_mode_is_pad_slice(mode):
     # Table "Padded convolutions": pad then VALID conv 2.3-4.2x forward; one extra zero
     # on the first spatial axis 1.0-1.3x.
-    plan = _plan((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, mode, (1, 1))
+    # (3x3 channels-last takes the banded value: the next test.)
+    plan = _plan((8, 16, 16, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2, mode, (1, 1))
     assert (plan.form, plan.slice_axis) == ("pad_slice", 0)
     plan = _plan((8, 32, 16, 16), (32, 32, 3, 3), NCHW, [(1, 1)] * 2, mode, (1, 1))
     assert plan.form == "pad_slice" and plan.slice_axis == 0
@@ -169,6 +170,71 @@ def test_stride_one_after_a_pad_in_a_mode_is_pad_slice(mode):
 
 
 @planner_rule
+@pytest.mark.parametrize("mode", MODES[1:])
+def test_3x3_channels_last_stride_one_in_a_mode_takes_the_banded_value(mode):
+    # Table "The banded value": the first axis's pads as the convolution's own zeros and
+    # its border rows from strips beat the extra zero's value at 3x3 channels-last (one
+    # pass for the pad, no slice), lost at 5x5 and tied or lost dilated. Its
+    # derivatives stay the extra zero's, with the frame's where that rule applies. At
+    # 128 channels it lost.
+    pads = [(1, 1)] * 2
+    plan = _plan((8, 32, 32, 32), (3, 3, 32, 32), NHWC, pads, mode, (1, 1))
+    assert plan == ConvPlan("banded", 0, plan.reason, tangent="framed"), plan
+    plan = _plan((8, 64, 64, 64), (3, 3, 64, 64), NHWC, pads, mode, (1, 1))
+    assert plan == ConvPlan("banded", 0, plan.reason, tangent="framed"), plan
+    plan = _plan((8, 32, 32, 8), (3, 3, 8, 16), NHWC, [(2, 0), (0, 2)], mode, (1, 1))
+    assert plan == ConvPlan("banded", 0, plan.reason), plan
+    for x_shape, k_shape, dn, widths, options in (
+        ((8, 32, 32, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2, {}),
+        ((4, 32, 32, 128), (3, 3, 128, 128), NHWC, pads, {}),
+        ((4, 32, 32, 64), (3, 3, 64, 128), NHWC, pads, {}),
+        ((8, 32, 32, 32), (3, 3, 32, 32), NHWC, [(2, 2)] * 2, dict(rhs_dilation=(2, 2))),
+        ((8, 32, 32, 32), (32, 32, 3, 3), NCHW, pads, {}),
+        ((8, 2, 32, 32), (3, 3, 32, 32), NHWC, pads, {}),  # the first axis under the window
+        ((8, 32, 32, 32), (3, 3, 32, 32), NHWC, pads, dict(dtype=jnp.float16)),
+    ):
+        plan = _plan(x_shape, k_shape, dn, widths, mode, (1, 1), **options)
+        assert plan.form == "pad_slice", (x_shape, k_shape, options, plan)
+    assert _plan((8, 32, 32, 32), (3, 3, 32, 32), NHWC, pads, "constant", (1, 1)).form == "plain"
+    assert _plan((8, 32, 32, 32), (3, 3, 32, 32), NHWC, pads, mode, (2, 2)).form == "border"
+    assert _plan((8, 32, 32, 3), (3, 3, 3, 32), NHWC, pads, mode, (1, 1)).tangent == "rows"
+
+
+@planner_rule
+@cpu_only
+def test_cpu_banded_program_pads_no_whole_input_on_the_first_axis():
+    x = jnp.ones((2, 12, 10, 32), jnp.float32)
+    kernel = jnp.ones((3, 3, 32, 32), jnp.float32)
+
+    def f(x, kernel):
+        return jaxpad.nn.conv(
+            x, kernel, 1, jaxpad.policies.torch(1), "reflect", dimension_numbers=NHWC
+        )
+
+    text = jax.jit(f).lower(x, kernel).as_text()
+    convs = re.findall(
+        r"stablehlo.convolution.*pad = \[\[(\d+), (\d+)\].*\(tensor<(\d+)x(\d+)x(\d+)x", text
+    )
+    # The convolution of the whole input: the input padded along W only, its own zeros
+    # along H; the border rows' strips (both in one convolution, twice the batch) are
+    # three rows high.
+    assert sorted((int(p), int(q), int(b), int(h), int(w)) for p, q, b, h, w in convs) == [
+        (0, 0, 4, 3, 12),
+        (1, 1, 2, 12, 12),
+    ], convs
+    expected = build_conv(
+        ConvPlan("plain"),
+        x,
+        kernel,
+        (1, 1),
+        [(1, 1)] * 2,
+        "reflect",
+        _numbers(x.shape, kernel.shape, NHWC),
+    )
+    np.testing.assert_allclose(jax.jit(f)(x, kernel), expected, rtol=1e-6)
+
+
+@planner_rule
 def test_3x3_channels_last_float32_takes_the_framed_input_gradient():
     # Table "The input gradient's frame": autodiff of pad_slice transposes into a
     # convolution whose output is larger than its input (off XLA:CPU's YNNPACK path);
@@ -182,7 +248,10 @@ def test_3x3_channels_last_float32_takes_the_framed_input_gradient():
     ):
         widths = pads if not options else [(2, 2)] * 2
         plan = _plan(x_shape, k_shape, NHWC, widths, "wrap", (1, 1), **options)
-        assert plan == ConvPlan("pad_slice", 0, plan.reason, tangent="framed"), plan
+        # The value banded where that rule applies (undilated, up to 64 channels; its
+        # own test above).
+        value = "banded" if not options and k_shape[3] <= 64 else "pad_slice"
+        assert plan == ConvPlan(value, 0, plan.reason, tangent="framed"), plan
     # Channels-first from 8 MiB of padded input (float32), where autodiff's
     # temporaries passed glibc's 32 MiB mmap ceiling.
     plan = _plan((8, 64, 64, 64), (64, 64, 3, 3), NCHW, pads, "edge", (1, 1))
@@ -200,7 +269,7 @@ def test_3x3_channels_last_float32_takes_the_framed_input_gradient():
         ((8, 32, 16, 16), (32, 32, 3, 3), NCHW, pads, (2, 2), {}),  # strided
     ):
         plan = _plan(x_shape, k_shape, dn, widths, "reflect", strides, **options)
-        assert plan.form == "pad_slice" and plan.tangent != "framed", plan
+        assert plan.form in ("pad_slice", "banded") and plan.tangent != "framed", plan
     strided = _plan((8, 16, 16, 32), (3, 3, 32, 32), NHWC, pads, "reflect", (2, 2))
     assert strided.form == "border" and "framed" not in (strided.tangent, strided.kernel_tangent)
     # A stem keeps the row-stacked tangent.
@@ -568,6 +637,10 @@ def _forms_for(numbers, x_shape, k_shape, strides, groups, pads):
         forms.append(ConvPlan("border", tangent="border", kernel_tangent="ghost"))
         forms.append(ConvPlan("border", tangent="plain", kernel_tangent="ghost"))
         forms.append(ConvPlan("pad_slice", axis, tangent="plain", kernel_tangent="ghost"))
+        if all(s == 1 for s in strides):
+            # Written for stride 1 (where the planner names it).
+            forms.append(ConvPlan("banded", axis))
+            forms.append(ConvPlan("banded", axis, tangent="framed"))
     depthwise = k_shape[numbers.rhs_spec[1]] == 1 and groups == x_shape[numbers.lhs_spec[1]]
     if depthwise and k_shape[numbers.rhs_spec[0]] == groups:
         forms.append(ConvPlan("shifted"))
@@ -757,9 +830,12 @@ CHECK_GRADS_FORMS = [
     (ConvPlan("pad_slice", 0, tangent="rows", kernel_tangent="pad_slice"), 0, "reflect"),
     (ConvPlan("pad_slice", 1, tangent="plain"), 6, "reflect"),
     (ConvPlan("pad_slice", 0, tangent="framed"), 0, "wrap"),
+    (ConvPlan("banded", 0), 5, "edge"),
     (ConvPlan("border", tangent="plain"), 6, "wrap"),
     (ConvPlan("border", tangent="border", kernel_tangent="ghost"), 7, "reflect"),
     (ConvPlan("border", tangent="plain", kernel_tangent="ghost"), 6, "edge"),
+    # 3-5 s (the frame's tangent through jax.jvp); the oracle test above runs it by default.
+    pytest.param(ConvPlan("banded", 0, tangent="framed"), 0, "reflect", marks=_slow),
     pytest.param(ConvPlan("ghost"), 6, "reflect", marks=_slow),
     pytest.param(ConvPlan("border"), 6, "reflect", marks=_slow),
     pytest.param(ConvPlan("pad_slice", 0), 0, "wrap", marks=_slow),

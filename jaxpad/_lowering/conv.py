@@ -35,6 +35,13 @@ for one platform, and ``build_conv`` builds it:
   whose windows read a pad) recomputed from thin strips of the input padded in the
   mode (``jaxpad.pad`` with negative pads: only the strip). No pass over the whole
   input for the pad.
+- ``"banded"`` (a value form, XLA:CPU, stride 1): the input padded in the mode along
+  every spatial axis but the first, the convolution with the first axis's pads as its
+  own zeros (off the all-zero padding path, no extra output to slice off), and the
+  output rows that read those pads recomputed from thin strips of the input padded in
+  the mode, both strips in one convolution where their shapes match. One pass over
+  the input for the pad where ``pad_slice`` takes two, and no slice. Its derivatives
+  are those of ``pad_slice`` with the plan's tangents.
 - ``"ghost"`` (a tangent form, strided): the convolution of the unpadded input with
   its pads as the convolution's own zeros, plus the convolution of the pad's ghost
   cells alone (the mode's values; the input's cells zero) from thin strips, added to
@@ -89,6 +96,7 @@ FORMS = (
     "framed",
     "border",
     "ghost",
+    "banded",
 )
 
 # Largest number of kernel taps the shifted form takes, at stride 1 and strided. Set by
@@ -144,6 +152,15 @@ FRAMED_CHANNELS_FIRST_MIN_ELEMENTS = 2**21
 # zero-padded conv against 1.23-1.83x for pad_slice (CPU time); at 5x5 it lost
 # (1.43-1.54 against 1.35-1.42), and channels-first (1.05-1.17 against 0.75-1.00).
 BORDER_MAX_WINDOW = 3
+
+# The banded value: 2-D stride-1 undilated convolutions, channels last, after a pad in a
+# mode, with a window of exactly BANDED_WINDOW taps per axis and at most
+# BANDED_MAX_FEATURES input and output channels. Set by the table "The banded value" in
+# docs/performance.md: at 3x3 with 8-64 channels its forward measured 1.08-1.37x of the
+# zero-padded conv against 1.11-1.51x for pad_slice (CPU time); at 128 channels it lost
+# (1.10-1.15 against 1.07-1.14), at 5x5 (1.28 against 1.11), and dilated it tied or lost.
+BANDED_WINDOW = 3
+BANDED_MAX_FEATURES = 64
 
 # The ghost form's kernel derivatives for strided convolutions of the extra-zero value
 # (pad_slice) whose windows tile the padded input exactly: windows of at most this many
@@ -442,6 +459,26 @@ def plan_conv(
                 reason="2-D, at most 4 input channels, channels last: derivatives as rows",
                 tangent="rows",
             )
+        # Table "The banded value": 3x3 channels-last in a mode, up to 64 channels, the
+        # first axis's pads as the convolution's own zeros and its border rows from
+        # strips beat the extra zero's value (one pass for the pad instead of two, and
+        # no slice); the derivatives stay the extra zero's (the frame's where it applies).
+        value = (
+            "banded"
+            if (
+                spatial == 2
+                and channels_last
+                and mode != "constant"
+                and all(lo >= 0 and hi >= 0 for lo, hi in pads)
+                and all(d == 1 for d in rhs_dilation)
+                and all(k == BANDED_WINDOW for k in window)
+                and max(kernel_in, kernel_out) <= BANDED_MAX_FEATURES
+                and sizes[0] >= spans[0]
+                and elementwise
+            )
+            else "pad_slice"
+        )
+        banded = ", banded value" if value == "banded" else ""
         # Table "The input gradient's frame": reverse mode of the VALID conv is one
         # convolution whose output (the padded input) is larger than its input,
         # which XLA:CPU keeps off YNNPACK; the "SAME" one plus the frame's strips
@@ -458,13 +495,15 @@ def plan_conv(
             and min(kernel_in, kernel_out) >= FRAMED_MIN_FEATURES
         ):
             return ConvPlan(
-                "pad_slice",
+                value,
                 wide[0],
-                reason="2-D, 3x3, float32, 32+ channels, channels last or 8 MiB: framed",
+                reason="2-D, 3x3, float32, 32+ channels, channels last or 8 MiB: framed" + banded,
                 tangent="framed",
             )
         return ConvPlan(
-            "pad_slice", wide[0], reason="2-D/3-D, ungrouped, stride 1, all-zero conv padding"
+            value,
+            wide[0],
+            reason="2-D/3-D, ungrouped, stride 1, all-zero conv padding" + banded,
         )
     return ConvPlan("plain", reason="no measured form beats pad, then conv")
 
@@ -487,6 +526,23 @@ def build_conv(
     **conv_kwargs: Any,
 ) -> jax.Array:
     """The convolution ``plan`` says: equal to the plain form for the same arguments."""
+    if plan.form == "banded":
+        return _banded_conv(
+            plan,
+            x,
+            kernel,
+            strides,
+            pads,
+            mode,
+            numbers,
+            lhs_dilation=lhs_dilation,
+            rhs_dilation=rhs_dilation,
+            feature_group_count=feature_group_count,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+            conv_general_dilated=conv_general_dilated,
+            **conv_kwargs,
+        )
     if plan.kernel_tangent is not None or _UNPADDED.intersection((plan.form, plan.tangent)):
         return _unpadded_conv(
             plan,
@@ -597,6 +653,85 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
         lambda x, kernel, d_x: through_input(d_x, kernel),
         lambda x, kernel, d_kernel: through_kernel(x, d_kernel),
     )(x, kernel)
+
+
+def _banded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
+    """The banded value (``_banded``), with the derivatives (forward and reverse, every
+    order) of ``plan`` with ``pad_slice`` for its form: through ``jax.jvp`` of that
+    plan's convolution, so that its own tangent forms (the frame's) are kept."""
+    pads = [(int(lo), int(hi)) for lo, hi in pads]
+    derivatives = dataclasses.replace(plan, form="pad_slice")
+
+    def other(x, kernel):
+        return build_conv(derivatives, x, kernel, strides, pads, mode, numbers, **options)
+
+    conv_options = dict(
+        lhs_dilation=options["lhs_dilation"],
+        rhs_dilation=options["rhs_dilation"],
+        feature_group_count=options["feature_group_count"],
+        precision=options["precision"],
+    )
+    if options["preferred_element_type"] is not None:
+        conv_options["preferred_element_type"] = options["preferred_element_type"]
+
+    def conv(piece, kernel, padding):
+        return lax.conv_general_dilated(
+            piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
+        )
+
+    return _bilinear_custom_jvp(
+        lambda x, kernel: _banded(x, kernel, pads, mode, numbers, options["rhs_dilation"], conv),
+        lambda x, kernel, d_x: jax.jvp(lambda x: other(x, kernel), (x,), (d_x,))[1],
+        lambda x, kernel, d_kernel: jax.jvp(lambda k: other(x, k), (kernel,), (d_kernel,))[1],
+    )(x, kernel)
+
+
+def _banded(x, kernel, pads, mode, numbers, rhs_dilation, conv):
+    """The stride-1 convolution of ``x`` padded by ``pads`` in ``mode``: ``x`` padded in
+    the mode along every spatial axis but the first, ``conv`` with the first axis's pads
+    as its own zeros, and the outputs that read those pads (the first ``lo`` and the
+    last ``hi`` along that axis) replaced by ``conv`` of strips of ``x`` padded in the
+    mode (``jaxpad.pad``'s negative pads crop: only the rows those outputs read, the
+    strip's ghosts the whole pad's). The two strips are one convolution, side by side
+    along the batch, where their shapes match. Written for non-negative pads, an
+    undilated input and an axis at least as long as the window's span (where the
+    planner names it)."""
+    spatial = x.ndim - 2
+    a, out_axis = numbers.lhs_spec[2], numbers.out_spec[2]
+    n, (lo, hi) = int(x.shape[a]), pads[0]
+    dilation = rhs_dilation or (1,) * spatial
+    span = dilation[0] * (int(kernel.shape[numbers.rhs_spec[2]]) - 1) + 1
+    begin, end = [0] * x.ndim, [0] * x.ndim
+    for axis, (p_lo, p_hi) in zip(numbers.lhs_spec[3:], pads[1:]):
+        begin[axis], end[axis] = p_lo, p_hi
+    rest = pad(x, begin, end, mode) if any(begin) or any(end) else x
+    y = conv(rest, kernel, [(lo, hi)] + [(0, 0)] * (spatial - 1))
+    m = int(y.shape[out_axis])
+    valid = [(0, 0)] * spatial
+    strips = []  # (first output, the rows of x padded in the mode that it reads)
+    if lo:
+        # Outputs [0, lo) read the padded rows [0, lo + span - 1): x's [-lo, span - 1).
+        begin[a], end[a] = lo, span - 1 - n
+        strips.append((0, pad(x, begin, end, mode)))
+    if hi:
+        # Outputs [m - hi, m) read x's rows [n - span + 1, n + hi).
+        begin[a], end[a] = -(n - span + 1), hi
+        strips.append((m - hi, pad(x, begin, end, mode)))
+    if len(strips) == 2 and strips[0][1].shape == strips[1][1].shape:
+        batch, out_batch = numbers.lhs_spec[0], numbers.out_spec[0]
+        both = conv(jnp.concatenate([s for _, s in strips], batch), kernel, valid)
+        count = int(x.shape[batch])
+        bands = [
+            (first, lax.slice_in_dim(both, i * count, (i + 1) * count, axis=out_batch))
+            for i, (first, _) in enumerate(strips)
+        ]
+    else:
+        bands = [(first, conv(s, kernel, valid)) for first, s in strips]
+    for first, band in bands:
+        start = [0] * y.ndim
+        start[out_axis] = first
+        y = lax.dynamic_update_slice(y, band, start)
+    return y
 
 
 def _border_geometry(x, kernel, strides, pads, numbers, rhs_dilation):
