@@ -526,25 +526,16 @@ def build_conv(
     **conv_kwargs: Any,
 ) -> jax.Array:
     """The convolution ``plan`` says: equal to the plain form for the same arguments."""
+    # Forms built from the unpadded input (or, banded, one padded axis) have their own
+    # builders; the rest pad in the mode here.
     if plan.form == "banded":
-        return _banded_conv(
-            plan,
-            x,
-            kernel,
-            strides,
-            pads,
-            mode,
-            numbers,
-            lhs_dilation=lhs_dilation,
-            rhs_dilation=rhs_dilation,
-            feature_group_count=feature_group_count,
-            precision=precision,
-            preferred_element_type=preferred_element_type,
-            conv_general_dilated=conv_general_dilated,
-            **conv_kwargs,
-        )
-    if plan.kernel_tangent is not None or _UNPADDED.intersection((plan.form, plan.tangent)):
-        return _unpadded_conv(
+        builder = _banded_conv
+    elif plan.kernel_tangent is not None or _UNPADDED.intersection((plan.form, plan.tangent)):
+        builder = _unpadded_conv
+    else:
+        builder = None
+    if builder is not None:
+        return builder(
             plan,
             x,
             kernel,
