@@ -586,6 +586,17 @@ def test_other_crops_keep_the_concatenate_of_what_they_read(shape, begin, end, m
     assert not plan_pad(shape, out_shape, begin, mode, target).crop_after
 
 
+def test_wrap_crop_after_with_a_symbolic_row_keeps_the_concatenate():
+    # jax.export: a symbolic row is not known to be short, and planning must not ask.
+    (n,) = jax.export.symbolic_shape("n")
+    assert not plan_pad((40, n), (39, n), (-3, 0), "wrap").crop_after
+    exported = jax.export.export(
+        jax.jit(lambda v: jaxpad.pad(v, (-3, 0), (2, 0), "wrap")), platforms=["cpu"]
+    )(jax.ShapeDtypeStruct((40, n), jnp.float32))
+    x = np.random.default_rng(5).standard_normal((40, 7)).astype(np.float32)
+    np.testing.assert_array_equal(exported.call(x), numpy_pad(x, (-3, 0), (2, 0), "wrap"))
+
+
 @cpu_only
 def test_wrap_crop_after_compiles_to_a_slice_of_the_concatenate():
     entry = (

@@ -333,7 +333,8 @@ def _wrap_crop_after(shape, out_shape, pads_begin, mode) -> bool:
         return False
     (axis,) = cropped
     row = math.prod(shape[axis + 1 :])
-    return pads_begin[axis] < 0 < ends[axis] and row <= _MAX_CROP_AFTER_ROW
+    # A symbolic row (jax.export) is not known to be short.
+    return pads_begin[axis] < 0 < ends[axis] and is_static(row) and row <= _MAX_CROP_AFTER_ROW
 
 
 def _padded_then_cropped(fn_name, mode, shape, out_shape, pads_begin):
