@@ -3,8 +3,9 @@
 Each op asks the policy for its pads and output size, pads with ``jaxpad.pad`` (any
 mode, negative pads crop, gradients through the fold) and runs a VALID ``lax`` window
 op, so a model ported from another framework gets that framework's borders exactly.
-A transposed convolution is the VJP of the padded convolution: the full transposed
-convolution, folded back by the transpose of ``jaxpad.pad`` in the same mode.
+A transposed convolution is the VJP of the padded convolution: in a mode, that of the
+convolution as the planner plans it (the program of ``conv``'s VJP), else the full
+transposed convolution, folded back by the transpose of ``jaxpad.pad`` in the mode.
 
 The layer modules ``jaxpad.flax`` and ``jaxpad.equinox`` share the private helpers
 here (``check_pad_mode``, ``padded_conv``, ``folded_conv_transpose``). Every
@@ -456,34 +457,83 @@ def folded_conv_transpose(
     feature_group_count=1,
     precision=None,
     preferred_element_type=None,
+    output_padding=None,
 ):
     """The VJP of a convolution padded by ``fold_pads`` in ``mode``, as an op.
 
-    ``kernel`` is already the transposed conv's kernel (see ``transposed_kernel``).
-    The full transposed convolution covers the forward op's padded input; the
-    transpose of ``jaxpad.pad`` folds it back onto the input (for zeros: crops it,
-    which the convolution's own padding does without a copy).
+    ``kernel`` is already the transposed conv's kernel (see ``transposed_kernel``);
+    ``output_padding``: per spatial axis, the trailing positions of the forward
+    conv's padded input it never read (``fold_pads`` exclude them).
+
+    In a mode other than zeros, it is the transpose of the derivative of that
+    convolution as ``jaxpad._lowering.conv`` plans it (``_planned_vjp``), so that it
+    runs the very program of ``conv``'s VJP. Otherwise (zeros, or pads the planned
+    convolution does not take) the full transposed convolution covers the forward
+    op's padded input and the transpose of ``jaxpad.pad`` folds it back onto the
+    input (for zeros: crops it, which the convolution's own padding does without a
+    copy).
     """
     window = [kernel.shape[a] for a in numbers.rhs_spec[2:]]
     dilation = rhs_dilation or (1,) * len(window)
     spans = [d * (k - 1) + 1 for k, d in zip(window, dilation)]
+
+    def full_then_fold(x):
+        return _full_then_fold(
+            x,
+            kernel,
+            strides,
+            fold_pads,
+            mode,
+            numbers,
+            spans,
+            dilation,
+            feature_group_count,
+            precision,
+            preferred_element_type,
+        )
+
+    if mode != "constant" and preferred_element_type is None:
+        planned = _planned_vjp(
+            x,
+            kernel,
+            strides,
+            fold_pads,
+            mode,
+            numbers,
+            spans,
+            dilation,
+            feature_group_count,
+            precision,
+            output_padding or (0,) * len(window),
+            full_then_fold,
+        )
+        if planned is not None:
+            return planned
+    return full_then_fold(x)
+
+
+def _full_then_fold(
+    x, kernel, strides, fold_pads, mode, numbers, spans, dilation, groups, precision, preferred
+):
+    """The full transposed convolution (by the transposed conv's ``kernel``), folded
+    back onto the forward op's input by the transpose of ``jaxpad.pad``."""
     kwargs = dict(
         lhs_dilation=tuple(strides),
         rhs_dilation=tuple(dilation),
         dimension_numbers=numbers,
-        feature_group_count=feature_group_count,
+        feature_group_count=groups,
         precision=precision,
-        preferred_element_type=preferred_element_type,
+        preferred_element_type=preferred,
     )
-    ones = (1,) * len(window)
+    ones = (1,) * len(spans)
     if mode == "constant":
         padding = [(span - 1 - lo, span - 1 - hi) for span, (lo, hi) in zip(spans, fold_pads)]
         return _conv_lowering.conv_general_dilated(x, kernel, ones, padding, **kwargs)
     full = [(span - 1, span - 1) for span in spans]
     if (
         all(s == 1 for s in strides)
-        and feature_group_count == 1
-        and preferred_element_type is None
+        and groups == 1
+        and preferred is None
         and _conv_lowering.framed_applies(x.shape, kernel.shape, numbers, x.dtype)
     ):
         # The full convolution's output is larger than its input, which XLA:CPU keeps
@@ -503,6 +553,62 @@ def folded_conv_transpose(
         lambda v: pad(v, lo, hi, mode), jax.ShapeDtypeStruct(tuple(shape), z.dtype)
     )
     return fold(z)[0]
+
+
+def _planned_vjp(
+    y,
+    kernel,
+    strides,
+    fold_pads,
+    mode,
+    numbers,
+    spans,
+    dilation,
+    groups,
+    precision,
+    adjust,
+    lax_transposed,
+):
+    """The transposed convolution as the VJP of the planned convolution whose input
+    gradient it is: padded by ``fold_pads`` (plus the unread ``adjust`` at the end) in
+    ``mode``, by the transposed conv's ``kernel`` transposed back; None where that
+    convolution is not one a user could run (a crop, or a pad past its axis).
+
+    The plain full transposed convolution then fold ran as fast as conv's VJP in some
+    processes and 1.6-2.2x slower in others at stride 2 (its temporaries 8.6 MiB
+    against the VJP's 2.9 MiB; docs/performance.md, "Pools and conv_transpose"): the
+    planner's derivative forms are chosen for that very convolution."""
+    if not all(isinstance(d, (int, np.integer)) for d in (*y.shape, *kernel.shape)):
+        return None  # a symbolic shape: its bounds cannot be checked here
+    in_shape = list(y.shape)
+    in_shape[numbers.out_spec[0]] = y.shape[numbers.lhs_spec[0]]
+    in_shape[numbers.out_spec[1]] = kernel.shape[numbers.rhs_spec[0]]
+    forward_pads = []
+    for i, (y_axis, x_axis) in enumerate(zip(numbers.lhs_spec[2:], numbers.out_spec[2:])):
+        lo, hi = fold_pads[i]
+        n = (y.shape[y_axis] - 1) * strides[i] + spans[i] - lo - hi
+        hi += adjust[i]
+        out = (n + lo + hi - spans[i]) // strides[i] + 1
+        if not (0 <= lo < n and 0 <= hi < n and out == y.shape[y_axis]):
+            return None
+        in_shape[x_axis] = n
+        forward_pads.append((lo, hi))
+    # Forward, the transposed conv's output layout is the input's and its input
+    # layout the output's.
+    forward_numbers = lax.ConvDimensionNumbers(numbers.out_spec, numbers.rhs_spec, numbers.lhs_spec)
+    return _conv_lowering.lowered_conv_input_vjp(
+        y,
+        transposed_kernel(kernel, numbers, groups),
+        in_shape,
+        tuple(strides),
+        forward_pads,
+        mode,
+        forward_numbers,
+        lax_transposed,
+        rhs_dilation=tuple(dilation),
+        feature_group_count=groups,
+        precision=precision,
+    )
 
 
 def conv(
@@ -726,4 +832,5 @@ def conv_transpose_impl(
         feature_group_count=groups,
         precision=precision,
         preferred_element_type=preferred_element_type,
+        output_padding=[a for _, _, a in reverse],
     )

@@ -298,6 +298,47 @@ def test_cpu_framed_input_gradient_is_the_same_correlation_plus_strips():
     assert all(o == (12, 12) or 1 in o for o in outputs), outputs
 
 
+def _compiled_convolutions(fn, *args):
+    text = jax.jit(fn).lower(*args).compile().as_text()
+    return sorted(re.findall(r"= f32\[([\d,]+)\][^ ]* convolution\(", text))
+
+
+@cpu_only
+@pytest.mark.parametrize("mode", ["reflect", "edge", "wrap"])
+@pytest.mark.parametrize("groups", [1, 2])
+def test_cpu_strided_conv_transpose_runs_the_convolutions_of_conv_vjp(mode, groups):
+    # The full transposed convolution then the fold was conv's VJP in value but not in
+    # program: at stride 2 the planner differentiates the convolution in the border
+    # form (a zero-padded strided convolution's transpose and strips), and the full
+    # one ran up to 2.2x slower in some processes.
+    rng = np.random.default_rng(5)
+    x = jnp.asarray(rng.standard_normal((2, 14, 14, 32)), jnp.float32)
+    kernel = jnp.asarray(rng.standard_normal((3, 3, 32 // groups, 40)), jnp.float32)
+    policy = jaxpad.policies.torch(1)
+
+    def conv(x):
+        return jaxpad.nn.conv(
+            x, kernel, 2, policy, mode, dimension_numbers=NHWC, feature_group_count=groups
+        )
+
+    ct = jnp.asarray(rng.standard_normal(jax.eval_shape(conv, x).shape), jnp.float32)
+
+    def vjp(ct):
+        return jax.vjp(conv, x)[1](ct)[0]
+
+    def transposed(ct):
+        return jaxpad.nn.conv_transpose(
+            ct, kernel, 2, policy, 1, None, NHWC, True, mode, feature_group_count=groups
+        )
+
+    np.testing.assert_allclose(transposed(ct), vjp(ct), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(jax.jit(transposed)(ct), vjp(ct), rtol=1e-5, atol=1e-5)
+    if groups == 1:  # grouped, the plan is plain: lax's own transposed convolution
+        expected = _compiled_convolutions(vjp, ct)
+        assert len(expected) > 1, expected  # the border form's strips
+        assert _compiled_convolutions(transposed, ct) == expected
+
+
 @cpu_only
 @pytest.mark.parametrize("mode", ["reflect", "wrap"])
 def test_cpu_conv_transpose_in_a_mode_takes_the_framed_full_correlation(mode):

@@ -1546,6 +1546,77 @@ def lowered_conv(
     return lax.platform_dependent(x, kernel, cpu=build(plans["cpu"]), default=build(plans[None]))
 
 
+# Forms whose input derivative is lax's own transpose of a padded convolution: a
+# transposed convolution gains nothing by being built as their VJP (it is the same
+# transposed convolution, with the kernel transposed by the conv rather than by jnp).
+_LAX_TRANSPOSED = frozenset(("plain", "pad_slice"))
+
+
+def lowered_conv_input_vjp(
+    ct: jax.Array,
+    kernel: jax.Array,
+    x_shape: Sequence[int],
+    strides: Sequence[int],
+    pads: Sequence[tuple[int, int]],
+    mode: str,
+    numbers: lax.ConvDimensionNumbers,
+    lax_transposed: Callable[[jax.Array], jax.Array],
+    *,
+    rhs_dilation: Sequence[int] | None = None,
+    feature_group_count: int = 1,
+    precision: Any = None,
+) -> jax.Array:
+    """A transposed convolution: the VJP in its input of ``lowered_conv``'s convolution
+    of an input of ``x_shape`` by ``kernel``, applied to ``ct``, where the platform's
+    plan differentiates that convolution in a form of its own (each platform's form
+    differentiated by its own rules, in its own branch); else
+    ``lax_transposed(ct)``, the caller's transposed convolution.
+
+    Differentiating ``lowered_conv`` itself would carry the residuals of one
+    platform's form through the other's branch (zeros of ``lax.empty`` that
+    exporters do not take); here the forward pass of each branch is dead code."""
+    options: dict[str, Any] = dict(
+        rhs_dilation=rhs_dilation, feature_group_count=feature_group_count
+    )
+    sharded = _explicitly_sharded(ct) or _explicitly_sharded(kernel)
+    plans = {
+        platform: plan_conv(
+            x_shape,
+            kernel.shape,
+            numbers,
+            pads,
+            mode,
+            strides,
+            dtype=ct.dtype,
+            sharded=sharded,
+            platform=platform,
+            **options,
+        )  # fmt: skip
+        for platform in ("cpu", None)
+    }
+
+    if all((plan.tangent or plan.form) in _LAX_TRANSPOSED for plan in plans.values()):
+        return lax_transposed(ct)
+
+    def build(plan):
+        if (plan.tangent or plan.form) in _LAX_TRANSPOSED:
+            return lambda ct, kernel: lax_transposed(ct)
+
+        def run(ct, kernel):
+            def forward(x):
+                return build_conv(
+                    plan, x, kernel, strides, pads, mode, numbers, precision=precision, **options
+                )
+
+            return jax.vjp(forward, jnp.zeros(x_shape, ct.dtype))[1](ct)[0]
+
+        return run
+
+    if plans["cpu"] == plans[None]:
+        return build(plans[None])(ct, kernel)
+    return lax.platform_dependent(ct, kernel, cpu=build(plans["cpu"]), default=build(plans[None]))
+
+
 # One convolution as one primitive, for layers that run per example under jax.vmap
 # (Equinox's): its batching rule merges the mapped axis into the convolution's batch and
 # binds it again, so that the planner sees the shape the program runs (table "Equinox's
