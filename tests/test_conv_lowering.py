@@ -304,6 +304,7 @@ def _compiled_convolutions(fn, *args):
 
 
 @cpu_only
+@planner_rule
 @pytest.mark.parametrize("mode", ["reflect", "edge", "wrap"])
 @pytest.mark.parametrize("groups", [1, 2])
 def test_cpu_strided_conv_transpose_runs_the_convolutions_of_conv_vjp(mode, groups):
