@@ -60,7 +60,7 @@ from jaxpad._lowering import (
     fold_lowering,
     pad_lowering,
 )
-from jaxpad._lowering.conv import lowered_conv, planned_conv_p
+from jaxpad._lowering.conv import planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
 from jaxpad.scipy import _taps as _scipy_taps
@@ -124,7 +124,7 @@ def _marker(value, *, jaxpr):
 
 
 def _planned_conv(x, kernel, **params):
-    return lowered_conv(x, kernel, **params)
+    return planned_conv(x, kernel, **params)
 
 
 # Each primitive, the JAX function of its operands and params that it lowers to.

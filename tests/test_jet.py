@@ -293,6 +293,61 @@ def test_equinox_conv_planned_for_its_batch_against_pad_then_conv():
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("mode", ["reflect", "wrap", "edge"])
+@pytest.mark.parametrize("strides", [1, 2])
+def test_nn_conv_planned_per_platform_against_pad_then_conv(mode, strides):
+    # At 32 channels the CPU plan differs from the other platforms' (framed, border,
+    # banded), so the convolution is one jaxpad_planned_conv rather than a
+    # lax.platform_dependent cond, which jet has no rule for (KeyError: cond).
+    rng = np.random.default_rng(9)
+    numbers = ("NHWC", "HWIO", "NHWC")
+    kernel = jnp.asarray(rng.standard_normal((3, 3, 32, 32)) * 0.1, jnp.float32)
+    x = rng.standard_normal((2, 8, 8, 32)).astype(np.float32)
+    policy = jaxpad.policies.torch(1)
+
+    def ours(x):
+        return jaxpad.nn.conv(jnp.sin(x), kernel, strides, policy, mode, dimension_numbers=numbers)
+
+    def theirs(x):
+        padded = jnp.pad(jnp.sin(x), ((0, 0), (1, 1), (1, 1), (0, 0)), mode)
+        return lax.conv_general_dilated(
+            padded, kernel, (strides, strides), "VALID", dimension_numbers=numbers
+        )
+
+    assert "jaxpad_planned_conv" in str(jax.make_jaxpr(ours)(x))
+    series = [rng.standard_normal(x.shape).astype(np.float32) for _ in range(ORDER)]
+    got = jet(lambda x: jnp.sin(ours(x)), (x,), (series,))
+    want = jet(lambda x: jnp.sin(theirs(x)), (x,), (series,))
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-4)
+    for got_term, want_term in zip(got[1], want[1]):
+        np.testing.assert_allclose(got_term, want_term, rtol=1e-3, atol=1e-3)
+
+
+def test_flax_conv_against_pad_then_conv():
+    nnx = pytest.importorskip("flax.nnx")
+    import jaxpad.flax
+
+    layer = jaxpad.flax.Conv(32, 32, (3, 3), pad_mode="wrap", rngs=nnx.Rngs(0))
+    kernel, bias = layer.kernel[...], layer.bias[...]
+
+    def theirs(x):
+        padded = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), "wrap")
+        numbers = ("NHWC", "HWIO", "NHWC")
+        return (
+            lax.conv_general_dilated(padded, kernel, (1, 1), "VALID", dimension_numbers=numbers)
+            + bias
+        )
+
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((2, 8, 8, 32)).astype(np.float32)
+    series = [rng.standard_normal(x.shape).astype(np.float32) for _ in range(ORDER)]
+    got = jet(lambda x: jnp.sin(layer(jnp.sin(x))), (x,), (series,))
+    want = jet(lambda x: jnp.sin(theirs(jnp.sin(x))), (x,), (series,))
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-4)
+    for got_term, want_term in zip(got[1], want[1]):
+        np.testing.assert_allclose(got_term, want_term, rtol=1e-3, atol=1e-3)
+
+
 @pytest.mark.parametrize(
     "name,mode",
     [

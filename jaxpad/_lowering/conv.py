@@ -1464,6 +1464,7 @@ def lowered_conv(
     preferred_element_type: Any = None,
     conv_general_dilated: Callable[..., jax.Array] | None = None,
     batched_planning: bool = False,
+    _inline: bool = False,
     **conv_kwargs: Any,
 ) -> jax.Array:
     """``conv_general_dilated`` with the spatial ``pads`` filled in ``mode``, in the form
@@ -1472,33 +1473,37 @@ def lowered_conv(
     ``batched_planning``: plan with the shape ``jax.vmap`` gives the convolution, not the
     one the caller sees (a layer that runs per example, as Equinox's do): the
     convolution is one primitive, ``planned_conv_p``, whose batching rule merges the
-    mapped axis into the batch and plans again."""
+    mapped axis into the batch and plans again. Where the platforms' plans differ the
+    convolution is that primitive too, so that transformations without a rule for
+    ``lax.platform_dependent``'s ``cond`` (``jax.experimental.jet``) take it; inside
+    the primitive (``_inline``) it is the ``cond``."""
     conv_kwargs = {k: v for k, v in conv_kwargs.items() if v is not None}
     default_conv = (
         conv_general_dilated is None or conv_general_dilated is lax.conv_general_dilated
     ) and not conv_kwargs
-    if (
-        batched_planning
-        and default_conv
+    eligible = (
+        default_conv
         and not _is_symbolic(x.shape)
         and not _is_symbolic(kernel.shape)
         and not (_explicitly_sharded(x) or _explicitly_sharded(kernel))
-    ):
-        return planned_conv_p.bind(
-            x,
-            kernel,
-            **_planned_params(
-                strides,
-                pads,
-                mode,
-                numbers,
-                lhs_dilation,
-                rhs_dilation,
-                feature_group_count,
-                precision,
-                preferred_element_type,
-            ),
+    )
+
+    def bind():
+        params = _planned_params(
+            strides,
+            pads,
+            mode,
+            numbers,
+            lhs_dilation,
+            rhs_dilation,
+            feature_group_count,
+            precision,
+            preferred_element_type,
         )
+        return planned_conv_p.bind(x, kernel, **params)
+
+    if batched_planning and eligible:
+        return bind()
     options: dict[str, Any] = dict(
         lhs_dilation=lhs_dilation,
         rhs_dilation=rhs_dilation,
@@ -1521,6 +1526,9 @@ def lowered_conv(
         )
         for platform in ("cpu", None)
     }
+
+    if eligible and not _inline and plans["cpu"] != plans[None]:
+        return bind()
 
     def build(plan):
         def run(x, kernel):
@@ -1656,13 +1664,14 @@ def _planned_params(
     )
 
 
-def _planned(x, kernel, *, strides, pads, mode, numbers, **options):
-    return lowered_conv(x, kernel, strides, pads, mode, numbers, **options)
+def planned_conv(x, kernel, *, strides, pads, mode, numbers, **options):
+    """``planned_conv_p``'s convolution: ``lowered_conv``'s per-platform program."""
+    return lowered_conv(x, kernel, strides, pads, mode, numbers, _inline=True, **options)
 
 
 def _planned_abstract_eval(x, kernel, **params):
     out = jax.eval_shape(
-        partial(_planned, **params),
+        partial(planned_conv, **params),
         jax.ShapeDtypeStruct(x.shape, x.dtype),
         jax.ShapeDtypeStruct(kernel.shape, kernel.dtype),
     )
@@ -1674,7 +1683,7 @@ def _planned_jvp(primals, tangents, **params):
     where it has one); an operand without a tangent stays a constant."""
     x, kernel = primals
     d_x, d_kernel = tangents
-    conv = partial(_planned, **params)
+    conv = partial(planned_conv, **params)
     if type(d_x) is ad.Zero:
         return jax.jvp(lambda kernel: conv(x, kernel), (kernel,), (d_kernel,))
     if type(d_kernel) is ad.Zero:
@@ -1685,7 +1694,7 @@ def _planned_jvp(primals, tangents, **params):
 def _planned_transpose(ct, x, kernel, **params):
     """The transpose in the one operand that is linear (``jax.linear_transpose`` of a
     convolution by a fixed kernel, or of a fixed input): that of the planned form."""
-    conv = partial(_planned, **params)
+    conv = partial(planned_conv, **params)
     if ad.is_undefined_primal(kernel):
         if ad.is_undefined_primal(x):
             raise ValueError("jaxpad_planned_conv: bilinear, not linear in both operands.")
@@ -1711,7 +1720,7 @@ def _planned_batch(args, dims, **params):
     the convolution is planned again; a mapped kernel is ``jax.vmap`` of the form."""
     (x, kernel), (x_dim, k_dim) = args, dims
     if k_dim is not None:
-        return jax.vmap(partial(_planned, **params), in_axes=(x_dim, k_dim))(x, kernel), 0
+        return jax.vmap(partial(planned_conv, **params), in_axes=(x_dim, k_dim))(x, kernel), 0
     numbers = params["numbers"]
     n_axis, o_axis = numbers.lhs_spec[0], numbers.out_spec[0]
     x = jnp.moveaxis(x, x_dim, n_axis)  # the mapped axis just before the batch axis
@@ -1727,7 +1736,7 @@ planned_conv_p.def_abstract_eval(_planned_abstract_eval)
 ad.primitive_jvps[planned_conv_p] = _planned_jvp
 ad.primitive_transposes[planned_conv_p] = _planned_transpose
 batching.primitive_batchers[planned_conv_p] = _planned_batch
-mlir.register_lowering(planned_conv_p, mlir.lower_fun(_planned, multiple_results=False))
+mlir.register_lowering(planned_conv_p, mlir.lower_fun(planned_conv, multiple_results=False))
 
 
 def conv_general_dilated(
