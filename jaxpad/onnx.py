@@ -63,6 +63,7 @@ from jaxpad._lowering import (
 from jaxpad._lowering.conv import planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
+from jaxpad.scipy import _select as _scipy_select
 from jaxpad.scipy import _taps as _scipy_taps
 
 __all__: list[str] = []  # importing the module registers the converters
@@ -141,6 +142,10 @@ _PRIMITIVES: dict[Any, Any] = {
     _scipy_taps.padded_taps_p: _scipy_taps._padded_taps_impl,
     _scipy_taps.padded_select_p: _scipy_taps._padded_select_impl,
     _scipy_taps.padded_passes_p: partial(_scipy_taps._padded_passes_impl, cpu=True),
+    _scipy_select.extreme_p: _scipy_select._extreme_impl,
+    _scipy_select.winner_p: _scipy_select._winner_impl,
+    _scipy_select.selection_p: _scipy_select._selection_impl,
+    _scipy_select.box_p: _scipy_select._box_plain,
 }
 
 

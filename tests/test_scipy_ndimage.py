@@ -997,3 +997,144 @@ def test_float64_three_passes_values_and_gradients(mode):
     np.testing.assert_allclose(ours(x), want, rtol=1e-12, atol=1e-12)  # eager
     f = jax.jit(lambda x: ndimage.gaussian_filter(x, 0.7, mode=mode, cval=0.5))
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+
+
+# The band form of padded_taps (jaxpad/scipy/_taps.py, _band_taps/_band_transpose):
+# x read through its flat view, the bands near each padded end from strips.
+_NUMPY_PADS = {
+    "reflect": "symmetric",
+    "grid-mirror": "symmetric",
+    "constant": "constant",
+    "grid-constant": "constant",
+    "nearest": "edge",
+    "mirror": "reflect",
+    "wrap": "wrap",
+    "grid-wrap": "wrap",
+}
+
+
+def _jnp_correlate(x, w, mode, cval, origin):
+    """The correlation as jnp.pad and one slice per weight (the VJP's oracle)."""
+    begins = [n // 2 + o for n, o in zip(w.shape, origin)]
+    pads = [(b, n - 1 - b) for n, b in zip(w.shape, begins)]
+    if _NUMPY_PADS[mode] == "constant":
+        # x - cval padded with zeros, plus cval: jax.grad of jnp.pad in its
+        # constant_values raises in jax 0.10.2.
+        xp = jnp.pad(x - cval, pads) + cval
+    else:
+        xp = jnp.pad(x, pads, mode=_NUMPY_PADS[mode])
+    out = 0.0
+    for index in np.ndindex(*w.shape):
+        window = tuple(slice(i, i + n) for i, n in zip(index, x.shape))
+        out = out + w[index] * xp[window]
+    return out
+
+
+@pytest.mark.slow  # 5-16 s a case; pytest --all (CI) runs it
+@pytest.mark.parametrize("mode", MODES)
+def test_band_form_values_and_gradients(mode, monkeypatch):
+    from jaxpad.scipy import _taps
+
+    # Forced on small arrays (its rule takes it from 2**17 elements).
+    monkeypatch.setattr(_taps, "_BAND_MIN_SIZE", 0)
+    monkeypatch.setattr(_taps, "_BAND_STRIP_SHARE_MAX", float("inf"))
+    rng = np.random.default_rng(200 + MODES.index(mode))
+    cases = [
+        ((23, 25), (3, 3)),
+        ((24, 26), (2, 5)),
+        ((26, 27), (4, 1)),
+        ((21, 22), (1, 3)),
+        ((17, 18, 19), (3, 2, 3)),
+        ((17, 16, 18), (3, 1, 1)),
+        ((17, 16, 18), (1, 1, 2)),
+    ]
+    for shape, kshape in cases:
+        x = rng.standard_normal(shape)
+        w = rng.standard_normal(kshape)
+        origin = [int(rng.integers(-(n // 2), (n - 1) // 2 + 1)) for n in kshape]
+        begins = [n // 2 + o for n, o in zip(kshape, origin)]
+        ends = [n - 1 - b for n, b in zip(kshape, begins)]
+        assert _taps._band_taken(shape, _taps._key(w), begins, ends, shape, transpose=True)
+        f = jax.jit(lambda x, w=w, o=origin: ndimage.correlate(x, w, None, mode, 0.5, o))
+        want = sn.correlate(x, w, mode=mode, cval=0.5, origin=origin)
+        np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
+        ct = rng.standard_normal(shape)
+        got = jax.vjp(f, x)[1](ct)[0]
+        oracle = jax.vjp(lambda x, w=w, o=origin: _jnp_correlate(x, w, mode, 0.5, o), x)
+        np.testing.assert_allclose(got, oracle[1](ct)[0], rtol=1e-12, atol=1e-12)
+    # cval's gradient (the constant modes keep the fold for it), and order 2.
+    x = rng.standard_normal((23, 25))
+    w = rng.standard_normal((3, 3))
+    g = jax.grad(lambda c: jnp.sum(ndimage.correlate(x, w, mode=mode, cval=c) ** 2))(0.5)
+    want = jax.grad(lambda c: jnp.sum(_jnp_correlate(x, w, mode, c, [0, 0]) ** 2))(0.5)
+    np.testing.assert_allclose(g, want, rtol=1e-10, atol=1e-10)
+    f = jax.jit(lambda x: ndimage.correlate(x, w, mode=mode, cval=0.5))
+    check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+    # vmap: a batch axis in front (the forward's weights then 3-D, with a 1 in front).
+    xs = np.stack([x, -2 * x])
+    np.testing.assert_allclose(
+        jax.vmap(f)(xs), [sn.correlate(v, w, mode=mode, cval=0.5) for v in xs], rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("mode", ["reflect", "wrap", "constant"])
+def test_band_form_default_rule(mode):
+    from jaxpad.scipy import _taps
+
+    # At its own threshold: a 3x3 correlation of 2**17 elements or more in 2-D, and
+    # laplace's per-axis transposes in 3-D; values against scipy and the VJP as the
+    # adjoint of scipy's filter.
+    rng = np.random.default_rng(210)
+    x = rng.standard_normal((384, 390))
+    w = rng.standard_normal((3, 3))
+    assert _taps._band_taken(x.shape, _taps._key(w), [1, 1], [1, 1], x.shape)
+    f = jax.jit(lambda x: ndimage.correlate(x, w, mode=mode, cval=0.5))
+    want = sn.correlate(x, w, mode=mode, cval=0.5)
+    np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
+    y = rng.standard_normal(x.shape)
+    linear = sn.correlate(x, w, mode=mode, cval=0.0)
+    g = jax.vjp(lambda x: ndimage.correlate(x, w, mode=mode, cval=0.0), x)[1](y)[0]
+    np.testing.assert_allclose(np.vdot(g, x), np.vdot(linear, y), rtol=1e-10)
+    x3 = rng.standard_normal((120, 121, 122))
+    w3 = np.array([1.0, -2.0, 1.0]).reshape(3, 1, 1)
+    assert _taps._band_taken(x3.shape, _taps._key(w3), [1, 0, 0], [1, 0, 0], x3.shape, True)
+    y3 = rng.standard_normal(x3.shape)
+    lap = jax.jit(lambda x: ndimage.laplace(x, mode=mode))
+    g3 = jax.vjp(lap, x3)[1](y3)[0]
+    np.testing.assert_allclose(np.vdot(g3, x3), np.vdot(sn.laplace(x3, mode=mode), y3), rtol=1e-10)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_band_form_separable_vjp(mode, monkeypatch):
+    from jaxpad.scipy import _taps
+
+    # The 2-D separable filters' transpose in the band form (_band_passes_transpose),
+    # forced on small arrays: the VJP as the adjoint of scipy's filter, against the
+    # transpose with the fold (_padded_passes_fold), and check_grads at order 2.
+    monkeypatch.setattr(_taps, "_BAND_MIN_SIZE", 0)
+    monkeypatch.setattr(_taps, "_BAND_PASSES_SHARE_MAX", float("inf"))
+    rng = np.random.default_rng(220 + MODES.index(mode))
+    cases = (
+        (lambda x: ndimage.uniform_filter(x, 3, mode=mode, cval=0.5),
+         lambda x: sn.uniform_filter(x, 3, mode=mode, cval=0.5)),
+        (lambda x: ndimage.uniform_filter(x, (4, 2), mode=mode, origin=(1, -1)),
+         lambda x: sn.uniform_filter(x, (4, 2), mode=mode, origin=(1, -1))),
+        (lambda x: ndimage.gaussian_filter(x, 1.0, mode=mode),
+         lambda x: sn.gaussian_filter(x, 1.0, mode=mode)),
+        (lambda x: ndimage.sobel(x, 1, mode=mode), lambda x: sn.sobel(x, 1, mode=mode)),
+        (lambda x: ndimage.uniform_filter1d(x, 3, 0, mode=mode),
+         lambda x: sn.uniform_filter1d(x, 3, 0, mode=mode)),
+    )  # fmt: skip
+    for ours, theirs in cases:
+        x = rng.standard_normal((31, 33))
+        y = rng.standard_normal(x.shape)
+        f = jax.jit(ours)
+        g = jax.vjp(f, x)[1](y)[0]
+        np.testing.assert_allclose(
+            np.vdot(g, x), np.vdot(theirs(x) - theirs(np.zeros_like(x)), y), rtol=1e-10
+        )
+        with monkeypatch.context() as m:
+            m.setattr(_taps, "_BAND_PASSES_NDIMS", ())
+            folded = jax.vjp(jax.jit(lambda x, f=ours: f(x)), x)[1](y)[0]
+        np.testing.assert_allclose(g, folded, rtol=1e-12, atol=1e-12)
+    check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)

@@ -26,7 +26,8 @@ import numpy as np
 from jax import lax
 
 from jaxpad import modes as _modes
-from jaxpad.scipy._taps import _embed, padded, padded_passes, padded_select, padded_taps
+from jaxpad.scipy._select import box, extreme, selection
+from jaxpad.scipy._taps import padded, padded_passes, padded_taps
 
 _PREFIX = "jaxpad.scipy.ndimage."
 _SCIPY_MODES = (
@@ -1183,230 +1184,35 @@ def gaussian_gradient_magnitude(
 # ----------------------------------------------------------------------------------
 
 
-def _selection(x, cval, begins, ends, modes, offsets, select):
-    """``select(xp)`` of the padded ``x``, each output element one element of its
-    window (at ``offsets`` from it), differentiable in ``x`` and ``cval``.
-
-    The tangent of an output is the tangent of the first window element (in the order
-    of ``offsets``, row-major) equal to it: one ``padded_select``, whose transpose is
-    one gather over the window and the fold of the frame. The chain of
-    ``jnp.minimum``/``jnp.maximum`` it replaces transposes one select per element
-    of the chain (3.8-415x the forward in docs/scipy.md#performance)."""
-    if not jnp.issubdtype(x.dtype, jnp.inexact):
-        return select(_pad(x, begins, ends, modes, cval))
-    cval = jnp.asarray(cval, x.dtype)
-
-    @jax.custom_jvp
-    def filtered(x, cval):
-        return select(_pad(x, begins, ends, modes, cval))
-
-    @filtered.defjvp
-    def filtered_jvp(primals, tangents):
-        x, cval = primals
-        dx, dcval = tangents
-        # The filter over the output extended by (window - 1) each side, its index -1
-        # there (padded_select's layout): one more pad of x, rather than a pad of the
-        # index computation.
-        window = [max(o[ax] for o in offsets) + 1 for ax in range(x.ndim)]
-        xp = _pad(
-            x,
-            [b + w - 1 for b, w in zip(begins, window)],
-            [e + w - 1 for e, w in zip(ends, window)],
-            modes,
-            cval,
-        )
-        ext = select(xp)
-        index_dtype = np.int8 if len(offsets) < 127 else np.int32
-        last = x.ndim - 1
-
-        def index_of(start, stop):
-            # The index over ext's minor columns [start, stop) (all of a 0-d ext).
-            shape, e = ext.shape, ext
-            if x.ndim:
-                shape = (*ext.shape[:-1], stop - start)
-                e = lax.slice_in_dim(ext, start, stop, axis=last)
-            index = jnp.full(shape, -1, index_dtype)
-            nan = e != e
-            for k in reversed(range(len(offsets))):
-                corner = list(offsets[k])
-                if x.ndim:
-                    corner[last] += start
-                view = _window(xp, corner, shape)
-                # The first offset whose element equals the output (a NaN: the first NaN).
-                hit = (view == e) | (nan & (view != view))
-                index = jnp.where(hit, jnp.asarray(k, index_dtype), index)
-            inside = None
-            for ax, (w, n) in enumerate(zip(window, x.shape)):
-                if w > 1:
-                    i = lax.broadcasted_iota(np.int32, shape, ax)
-                    if ax == last:
-                        i = i + start
-                    here = (i >= w - 1) & (i < w - 1 + n)
-                    inside = here if inside is None else inside & here
-            if inside is not None:
-                index = jnp.where(inside, index, jnp.asarray(-1, index_dtype))
-            return index
-
-        if x.ndim and ext.shape[-1] >= 2:
-            # The index in two halves of the minor axis joined by a concatenate, which
-            # XLA:CPU does not fuse: the index is written once. Fused into the
-            # transpose, it was evaluated again at each of its window reads (the VJP
-            # of maximum 9 at 1024x1024 in float32: 17 ms, 9.9 ms so; the 3x3
-            # median's 15.9, 5.5 ms; docs/scipy.md#performance). Computed whole and
-            # split, XLA joins the halves again.
-            half = ext.shape[-1] // 2
-            index = lax.concatenate([index_of(0, half), index_of(half, ext.shape[-1])], last)
-        else:
-            index = index_of(0, ext.shape[-1] if x.ndim else 0)
-        y = _window(ext, [w - 1 for w in window], x.shape)
-        return y, padded_select(dx, dcval, index, offsets, begins, ends, modes)
-
-    return filtered(x, cval)
-
-
-def _arg_extreme(xp, size: int, axis: int, minimum: bool):
-    """(y, index): y[i] = the min/max of xp[i : i + size] along ``axis``, and the offset
-    in that window of its first element equal to y (of its first NaN, where y is NaN),
-    by the doubling of ``_extreme_axis``'s forward with each value's offset carried
-    beside it: a tie keeps the left (earlier) element."""
-    index_dtype = np.int8 if size < 127 else np.int32
-
-    def step(v, i, shift):
-        m = v.shape[axis] - shift
-        left, right = (lax.slice_in_dim(v, s, s + m, axis=axis) for s in (0, shift))
-        i_left, i_right = (lax.slice_in_dim(i, s, s + m, axis=axis) for s in (0, shift))
-        keep = (left <= right) if minimum else (left >= right)
-        keep = keep | (left != left)  # a NaN on the left is the first NaN
-        return jnp.where(keep, left, right), jnp.where(
-            keep, i_left, i_right + jnp.asarray(shift, index_dtype)
-        )
-
-    v, i = xp, jnp.zeros(xp.shape, index_dtype)
-    width = 1
-    while 2 * width <= size:
-        v, i = step(v, i, width)
-        width *= 2
-    if width < size:
-        # Two overlapping windows [0, width) and [size - width, size): on a tie the
-        # first holds the first occurrence (the second starts inside it).
-        v, i = step(v, i, size - width)
-    return v, i
+def _selection(x, cval, begins, ends, modes, offsets, kind, window):
+    """``kind`` ("min", "max" or a rank) of each window of the padded ``x`` (the
+    elements at ``offsets`` from each output), differentiable in ``x`` and ``cval``:
+    ``_select.selection``, whose tangent is the tangent of the first window element
+    (in the order of ``offsets``, row-major) equal to the output."""
+    return selection(
+        x, cval, offsets=offsets, begins=begins, ends=ends, modes=modes, kind=kind, window=window
+    )
 
 
 def _extreme_axis(x, size: int, axis: int, jmode: str, cval, origin: int, minimum: bool):
-    """min/max over a window of ``size`` along ``axis``: windows of 1, 2, 4, ... by
-    doubling, then two overlapping power-of-two windows (log2(size) + 1 operations).
+    """min/max over a window of ``size`` along ``axis`` (``_select.extreme``: windows of
+    1, 2, 4, ... by doubling, then two overlapping power-of-two windows).
 
     Its tangent is the tangent of the window's first element equal to the output (the
-    first NaN for a NaN), read by one ``padded_select`` (whose transpose is one gather
-    over the window and the fold of the frame) with the index of that element, which
-    the JVP carries through the same doubling on the pass' own pad. Computing the
-    index over the output extended by the window, as ``_selection`` does for any
-    footprint, took a second, wider pad of the input and (fused into the transpose)
-    a recomputation: the VJP of a float64 maximum filter of size 5 at 1024x1024 took
-    15x its forward, 6x so (docs/scipy.md#performance)."""
-    op = jnp.minimum if minimum else jnp.maximum
-    begin = size // 2 + origin
-    begins = [0] * x.ndim
-    ends = [0] * x.ndim
-    begins[axis] = begin
-    ends[axis] = size - 1 - begin
-    modes = [jmode] * x.ndim
-
-    def doubling(y, axis):
-        width = 1
-        while 2 * width <= size:
-            m = y.shape[axis] - width
-            y = op(
-                lax.slice_in_dim(y, 0, m, axis=axis),
-                lax.slice_in_dim(y, width, width + m, axis=axis),
-            )
-            width *= 2
-        if width < size:
-            shift = size - width
-            m = y.shape[axis] - shift
-            y = op(
-                lax.slice_in_dim(y, 0, m, axis=axis),
-                lax.slice_in_dim(y, shift, shift + m, axis=axis),
-            )
-        return y
-
-    def select(yp):
-        if axis != x.ndim - 1 or x.ndim < 2 or not 2 <= size <= _FLAT_EXTREME_MAX:
-            return doubling(yp, axis)
-        # Along the minor axis, through the flat view (as the linear filters'
-        # _flat_pass): sliced along the minor axis, the pad's concatenate is split by
-        # XLA into one copy per read offset, which for size 3 doubled the temporaries
-        # to 32 MiB in float64 at 1024x1024, page-faulted on every call.
-        flat = doubling(yp.reshape(-1), 0)
-        flat = lax.pad(flat, jnp.zeros((), flat.dtype), [(0, size - 1, 0)])
-        return lax.slice_in_dim(flat.reshape(yp.shape), 0, x.shape[-1], axis=axis)
-
-    def forward(x, cval):
-        n = x.shape[axis]
-        if axis != x.ndim - 1 and 2 <= size <= _FLAT_EXTREME_MAX and n >= 2 * size:
-            # Along another axis, the outputs whose window lies inside x read x, and
-            # the first and last read the pad of a strip of x's first and last rows
-            # (as the linear filters' _edge_pass): the padded array was split by XLA
-            # into a copy per read offset too (float32 maximum 3 at 128x128x128: 23
-            # against 5.9 ms; docs/scipy.md#performance).
-            strip = lax.concatenate(
-                [
-                    lax.slice_in_dim(x, 0, size, axis=axis),
-                    lax.slice_in_dim(x, n - size, n, axis=axis),
-                ],
-                axis,
-            )
-            strip = _pad(strip, begins, ends, modes, cval)
-            m = strip.shape[axis]
-            top = doubling(lax.slice_in_dim(strip, 0, begins[axis] + size - 1, axis=axis), axis)
-            bottom = doubling(
-                lax.slice_in_dim(strip, m - (ends[axis] + size - 1), m, axis=axis), axis
-            )
-            return lax.concatenate([top, doubling(x, axis), bottom], axis)
-        return select(_pad(x, begins, ends, modes, cval))
-
-    if not jnp.issubdtype(x.dtype, jnp.inexact):
-        return forward(x, cval)
-    cval = jnp.asarray(cval, x.dtype)
-    offsets = []
-    for k in range(size):
-        offset = [0] * x.ndim
-        offset[axis] = k
-        offsets.append(tuple(offset))
-
-    @jax.custom_jvp
-    def filtered(x, cval):
-        return forward(x, cval)
-
-    @filtered.defjvp
-    def filtered_jvp(primals, tangents):
-        x, cval = primals
-        dx, dcval = tangents
-        xp = _pad(x, begins, ends, modes, cval)
-        last = x.ndim - 1
-        if x.shape[-1] >= 2 and 0 not in x.shape:
-            # Two halves of the minor axis joined by a concatenate, which XLA:CPU does
-            # not fuse: the index is written once, where fused into the transpose it
-            # is evaluated again at each window read (as in _selection).
-            half = x.shape[-1] // 2
-            reach = size - 1 if axis == last else 0
-            parts = [
-                _arg_extreme(lax.slice_in_dim(xp, start, stop, axis=last), size, axis, minimum)
-                for start, stop in ((0, half + reach), (half, xp.shape[last]))
-            ]
-            y = lax.concatenate([p[0] for p in parts], last)
-            index = lax.concatenate([p[1] for p in parts], last)
-        else:
-            y, index = _arg_extreme(xp, size, axis, minimum)
-        # padded_select's layout: the index over the output extended by size - 1 on
-        # each side of the axis, -1 there.
-        pads = [(0, 0, 0)] * x.ndim
-        pads[axis] = (size - 1, size - 1, 0)
-        index = _embed(index, -1, pads)
-        return y, padded_select(dx, dcval, index, offsets, begins, ends, modes)
-
-    return filtered(x, cval)
+    first NaN for a NaN): for sizes up to ``_select._WINNER_MAX``, ``_select.winner``,
+    whose transpose finds each element's windows by running extremes fused with the
+    cotangent reads (no index); for longer windows ``padded_select`` with the index
+    carried through the doubling on the pass' own pad (docs/scipy.md#performance)."""
+    return extreme(
+        x,
+        cval,
+        size=size,
+        axis=axis,
+        begin=size // 2 + origin,
+        mode=jmode,
+        minimum=minimum,
+        flat=2 <= size <= _FLAT_EXTREME_MAX,
+    )
 
 
 def _min_max1d(fn, input, size, axis, output, mode, cval, origin, minimum):
@@ -1544,18 +1350,13 @@ def _expand(fn, x_ndim, axes, fp, origin, mode, convolution=False):
     return fp, origins, modes
 
 
-def _window_select(x, fp, origins, modes, cval, combine) -> jax.Array:
-    """``combine`` of the footprint's views of the padded ``x`` (in row-major order),
-    an output that is one of them element by element."""
+def _window_select(x, fp, origins, modes, cval, kind) -> jax.Array:
+    """``kind`` ("min", "max" or a rank) of the footprint's views of the padded ``x``
+    (in row-major order), an output that is one of them element by element."""
     begins = [n // 2 + o for n, o in zip(fp.shape, origins)]
     ends = [n - 1 - b for n, b in zip(fp.shape, begins)]
     offsets = [index for index in np.ndindex(*fp.shape) if fp[index]]
-
-    def select(xp):
-        shape = [n - w + 1 for n, w in zip(xp.shape, fp.shape)]
-        return combine([_window(xp, index, shape) for index in offsets])
-
-    return _selection(x, cval, begins, ends, modes, offsets, select)
+    return _selection(x, cval, begins, ends, modes, offsets, kind, fp.shape)
 
 
 def _min_or_max(fn, input, size, footprint, output, mode, cval, origin, axes, minimum):
@@ -1576,20 +1377,21 @@ def _min_or_max(fn, input, size, footprint, output, mode, cval, origin, axes, mi
         # The last axis first: the gradient of the last pass picks the row, then the
         # first pass the column within it, so a tie goes to the first element of the
         # box in row-major order, as with a footprint (and lax.reduce_window).
-        y = x
-        for ax, s, m, o in sorted(passes, reverse=True):
-            y = _extreme_axis(y, s, ax, m, cval, o, minimum)
+        # (_select.box: the same passes; past _select._BOX_SLAB_BYTES those off axis 0
+        # run slab by slab along it, their temporaries under glibc's mmap threshold.)
+        y = box(
+            x,
+            cval,
+            passes=[
+                (s, ax, s // 2 + o, m, 2 <= s <= _FLAT_EXTREME_MAX)
+                for ax, s, m, o in sorted(passes, reverse=True)
+            ],
+            minimum=minimum,
+        )
         return _cast(y, out_dtype)
     fp, origins_all, modes_all = _expand(fn, x.ndim, axes, fp, origin, mode)
-    op = jnp.minimum if minimum else jnp.maximum
-
-    def extreme(views):
-        y = views[0]
-        for v in views[1:]:
-            y = op(y, v)
-        return y
-
-    return _cast(_window_select(x, fp, origins_all, modes_all, cval, extreme), out_dtype)
+    kind = "min" if minimum else "max"
+    return _cast(_window_select(x, fp, origins_all, modes_all, cval, kind), out_dtype)
 
 
 def minimum_filter(
@@ -1764,7 +1566,7 @@ def _rank(fn, input, rank, size, footprint, output, mode, cval, origin, axes, op
                 f"{fn}: rank={given} is outside the footprint's {count} elements "
                 f"(-{count} <= rank < {count})."
             )
-    y = _window_select(x, fp, origins, modes, cval, lambda views: _select(views, rank))
+    y = _window_select(x, fp, origins, modes, cval, rank)
     return _cast(y, out_dtype)
 
 

@@ -270,6 +270,15 @@ def padded_taps(x, cval, weights: np.ndarray, begins, ends, modes):
 
 
 def _padded_taps_impl(x, cval, *, weights, begins, ends, modes, out_shape):
+    if _band_taken(x.shape, weights, begins, ends, out_shape):
+        return _band_taps(x, cval, weights, begins, ends, modes)
+    return _padded_taps_pad(
+        x, cval, weights=weights, begins=begins, ends=ends, modes=modes, out_shape=out_shape
+    )
+
+
+def _padded_taps_pad(x, cval, *, weights, begins, ends, modes, out_shape):
+    """The correlation of the padded x: one pad of every axis, then the taps."""
     xp = padded(x, cval, begins, ends, modes)
     if x.ndim >= 2 and weights[0][-1] > 1 and 0 not in out_shape:
         return _flat_taps(xp, weights, out_shape)
@@ -297,9 +306,24 @@ def _flat_taps(xp, weights, out_shape):
 
 def _padded_taps_transpose(ct, x, cval, *, weights, begins, ends, modes, out_shape):
     x_shape = _shape_of(x)
-    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
     if type(ct) is ad.Zero:
         return _zero_ct(x), _zero_ct(cval)
+    if _band_taken(x_shape, weights, begins, ends, out_shape, transpose=True) and not (
+        ad.is_undefined_primal(cval) and "constant" in modes
+    ):
+        # cval's cotangent (the weights that read the constant pad) comes from the
+        # fold below only.
+        g = _band_transpose(ct, weights, begins, ends, modes)
+        return (g if ad.is_undefined_primal(x) else None), _zero_ct(cval)
+    return _padded_taps_fold(
+        ct, x, cval, weights=weights, begins=begins, ends=ends, modes=modes, out_shape=out_shape
+    )
+
+
+def _padded_taps_fold(ct, x, cval, *, weights, begins, ends, modes, out_shape):
+    """The transpose as the transposed taps over the padded domain, then the fold."""
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
     shape, entries = weights
     e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
     if 0 in x_shape:
@@ -326,6 +350,171 @@ def _padded_taps_transpose(ct, x, cval, *, weights, begins, ends, modes, out_sha
         g if ad.is_undefined_primal(x) else None,
         cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
     )
+
+
+# The band form (_band_taps, _band_transpose, _band_passes_transpose): the elements
+# whose window lies inside x read x itself through its flat view, not a padded copy;
+# the bands near each end of each padded axis come from a strip of x's first and last
+# rows along that axis, padded and correlated as above (in the transpose: correlated
+# and folded), joined along axis 0 (a concatenate XLA:CPU fuses) and written over the
+# flat result's wrong values along the others. Padded first, XLA:CPU wrote the pad (a
+# copy of x), read it through a flat view and copied the valid columns out of the flat
+# result (a second copy); the transpose zero-padded the cotangent, then folded. A random
+# 3x3 correlation at 1024x1024 took 0.33-0.52x the time so, its VJP 0.31-0.43x; laplace's
+# VJP at 128x128x128 in float64 0.15-0.39x (docs/performance.md, "scipy filters: the
+# band form", whose tables set the constants below).
+# - _BAND_NDIMS, _BAND_MIN_SIZE: 2-D and 3-D arrays of 2**17 elements or more. At
+#   128x128 the forward took 1.2-1.9x as long (small arrays pay for the strips' extra
+#   loops); 256x256 was 0.78x but keeps the padded form (tests/test_scipy_ndimage.py's
+#   test_minor_axis_pad_written_once reads its program); 1-D took 2.9-3.9x.
+# - _BAND_STRIP_SHARE_MAX: the strips (twice _band_strip rows per padded axis, and
+#   axis 0) at most this share of the axes' lengths: 64x64x64 (0.47) took 1.25-1.6x as
+#   long forward, 128x128x128 (0.23) 0.25-1.09x.
+# - the forward in 3-D only for weights that span every axis: a 1-D weight along axis
+#   0 of 128x128x128 measured 0.91-1.30x, and laplace's sum of three such 1.4-1.6x
+#   (its passes no longer fuse); their transposes take the band form (0.15-0.67x).
+# - _BAND_PASSES_NDIMS, _BAND_PASSES_SHARE_MAX: the separable filters' transpose in
+#   2-D, while the strips are at most an eighth of the axes: gaussian sigma 1 at
+#   256x256 (share 0.22) took 1.9x as long, sigma 2 at 1024x1024 (0.10) 0.75x,
+#   uniform 3 0.24-0.38x.
+# - _BAND_PASSES_READS_MAX: XLA:CPU fuses the transposed minor pass into the outer one
+#   when that reads it at up to _FUSED_TAPS_MAX places, evaluating it again at each:
+#   taken when that costs at most 9 reads (3x3: uniform 3 and sobel 0.24-0.38x) or
+#   when it is not fused (gaussian sigma 2, 17 taps: 0.42-0.75x); uniform 9 and
+#   gaussian sigma 1 (81 reads) took 1.3-1.7x as long on one core.
+_BAND_NDIMS = (2, 3)
+_BAND_MIN_SIZE = 1 << 17
+_BAND_STRIP_SHARE_MAX = 0.25
+_BAND_PASSES_NDIMS = (2,)
+_BAND_PASSES_SHARE_MAX = 0.125
+_BAND_PASSES_READS_MAX = 9
+
+
+def _band_strip(k: int, b: int, e: int) -> int:
+    """Rows of x at each end of an axis that its strip holds: every mode sends a pad row
+    at most max(b, e) rows into the axis (the wrap to the other end), and the band's
+    windows reach k - 1 rows further."""
+    return k + max(b, e) + 1
+
+
+def _band_rows(axis: int, b: int, e: int) -> int:
+    """Rows at each end of ``axis`` that the band form takes from the strip: those
+    whose window leaves x, and in the transpose those that the fold adds pad rows
+    into (at most max(b, e) + 1 from the end). The flat view along axis 0 reads past
+    x's ends unless its first and last rows are left out."""
+    return max(b, e) + 1 if (b or e or axis == 0) else 0
+
+
+def _band_taken(shape, weights, begins, ends, out_shape, transpose=False, share_max=None) -> bool:
+    """Whether a padded_taps (``transpose``: its transpose) runs in the band form: an
+    output of x's shape (no crop), a pad somewhere, each padded axis (and axis 0) long
+    enough that its two strips leave rows between them, and x large enough."""
+    k_shape, entries = weights
+    if (
+        len(shape) not in _BAND_NDIMS
+        or int(np.prod(shape, dtype=np.int64)) < _BAND_MIN_SIZE
+        or (not transpose and len(shape) > 2 and min(k_shape) == 1)
+        or tuple(out_shape) != tuple(shape)
+        or not entries
+        or min(*begins, *ends) < 0
+        or not any((*begins, *ends))
+    ):
+        return False
+    strips = [
+        (n, 2 * _band_strip(k, b, e))
+        for d, (n, k, b, e) in enumerate(zip(shape, k_shape, begins, ends))
+        if _band_rows(d, b, e)
+    ]
+    return all(n > rows for n, rows in strips) and (
+        sum(rows / n for n, rows in strips)
+        <= (_BAND_STRIP_SHARE_MAX if share_max is None else share_max)
+    )
+
+
+def _band_main(x, entries, begins, rows):
+    """``sum_k w_k x[i + index_k - begins]`` for the rows of axis 0 between its bands,
+    through x's flat view: right where the window lies inside x, wrong (read from a
+    neighbouring row) elsewhere; ``rows`` = axis 0's band."""
+    strides = [int(np.prod(x.shape[d + 1 :], dtype=np.int64)) for d in range(x.ndim)]
+    offsets = [
+        (sum((i - b) * s for i, b, s in zip(index, begins, strides)) + rows * strides[0], w)
+        for index, w in entries
+    ]
+    length = (x.shape[0] - 2 * rows) * strides[0]
+    span = max(o for o, _ in offsets) + 1
+    assert min(o for o, _ in offsets) >= 0 and length + span - 1 <= x.size
+    flat = lax.slice(x.reshape(-1), (0,), (length + span - 1,))
+    weights = ((span,), tuple(((o,), w) for o, w in offsets))
+    out = _impl(flat, weights=weights, out_shape=(length,))
+    return out.reshape(x.shape[0] - 2 * rows, *x.shape[1:])
+
+
+def _band_assemble(x, main, strip_fn, k_shape, begins, ends):
+    """main (axis 0's middle rows) joined to axis 0's bands, then each other padded
+    axis' bands written over it; ``strip_fn(strip)`` is the filter (or its transpose)
+    of a strip of x, whose first and last rows along the strip's axis are right."""
+    out = None
+    for d, (n, k, b, e) in enumerate(zip(x.shape, k_shape, begins, ends)):
+        rows = _band_rows(d, b, e)
+        if not rows:
+            continue
+        s = _band_strip(k, b, e)
+        strip = lax.concatenate(
+            [lax.slice_in_dim(x, 0, s, axis=d), lax.slice_in_dim(x, n - s, n, axis=d)], d
+        )
+        y = strip_fn(strip)
+        lo = lax.slice_in_dim(y, 0, rows, axis=d)
+        hi = lax.slice_in_dim(y, 2 * s - rows, 2 * s, axis=d)
+        if d == 0:
+            # A concatenate along axis 0, which XLA:CPU fuses with main's loop.
+            out = lax.concatenate([lo, main, hi], 0)
+        else:
+            assert out is not None
+            out = lax.dynamic_update_slice_in_dim(out, lo, 0, d)
+            out = lax.dynamic_update_slice_in_dim(out, hi, n - rows, d)
+    return out
+
+
+def _band_taps(x, cval, weights, begins, ends, modes):
+    """padded_taps with an output of x's shape, in the band form (_band_taken)."""
+    k_shape, entries = weights
+
+    def strip_fn(strip):
+        return _padded_taps_pad(
+            strip, cval, weights=weights, begins=begins, ends=ends, modes=modes,
+            out_shape=strip.shape,
+        )  # fmt: skip
+
+    main = _band_main(x, entries, begins, _band_rows(0, begins[0], ends[0]))
+    return _band_assemble(x, main, strip_fn, k_shape, begins, ends)
+
+
+def _band_transpose(ct, weights, begins, ends, modes):
+    """x's cotangent of padded_taps in the band form: between the bands, the
+    correlation of ct with the reversed weights (centred at ``ends``); in the bands,
+    the transpose of a strip (_padded_taps_fold), whose fold brings the pad rows'
+    cotangents in, from the other end for a wrap."""
+    k_shape, entries = weights
+    reversed_entries = tuple(
+        (tuple(n - 1 - i for n, i in zip(k_shape, index)), w) for index, w in entries
+    )
+    zero = jnp.zeros((), ct.dtype)
+
+    def strip_fn(strip):
+        (g, _) = _padded_taps_fold(
+            strip,
+            ad.UndefinedPrimal(jax.typeof(strip)),
+            zero,
+            weights=weights,
+            begins=begins,
+            ends=ends,
+            modes=modes,
+            out_shape=strip.shape,
+        )
+        return g
+
+    main = _band_main(ct, reversed_entries, ends, _band_rows(0, begins[0], ends[0]))
+    return _band_assemble(ct, main, strip_fn, k_shape, begins, ends)
 
 
 def _padded_taps_batch(args, dims, *, weights, begins, ends, modes, out_shape):
@@ -706,9 +895,57 @@ def _flat_pass(yp, w):
 
 def _padded_passes_transpose(ct, x, cval, *, passes, begins, ends, modes):
     x_shape = _shape_of(x)
-    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
     if type(ct) is ad.Zero:
         return _zero_ct(x), _zero_ct(cval)
+    k_shape = [1] * len(x_shape)
+    for axis, w in passes:
+        k_shape[axis] = len(w)
+    weights = (tuple(k_shape), (((0,) * len(k_shape), 1.0),))  # the geometry only
+    if (
+        len(x_shape) in _BAND_PASSES_NDIMS
+        and _band_taken(x_shape, weights, begins, ends, x_shape, True, _BAND_PASSES_SHARE_MAX)
+        and (k_shape[0] > _FUSED_TAPS_MAX or k_shape[0] * k_shape[-1] <= _BAND_PASSES_READS_MAX)
+        and not (ad.is_undefined_primal(cval) and "constant" in modes)
+    ):
+        g = _band_passes_transpose(ct, passes, begins, ends, modes, tuple(k_shape))
+        return (g if ad.is_undefined_primal(x) else None), _zero_ct(cval)
+    return _padded_passes_fold(ct, x, cval, passes=passes, begins=begins, ends=ends, modes=modes)
+
+
+def _band_passes_transpose(ct, passes, begins, ends, modes, k_shape):
+    """x's cotangent of a 2-D padded_passes in the band form (_band_transpose): between
+    the bands, the transposed minor pass through ct's flat view, then the transposed
+    outer pass on its rows; in the bands, the transpose of a strip (_padded_passes_fold)."""
+    n, m = ct.shape
+    per_axis = dict(passes)
+    c, dropped = ct, 0
+    if 1 in per_axis:
+        w = per_axis[1][::-1]
+        entries = tuple(((0, j), v) for j, v in enumerate(w) if v != 0)
+        c = _band_main(ct, entries, (0, ends[1]), 1)
+        dropped = 1
+    rows = _band_rows(0, begins[0], ends[0])
+    if 0 in per_axis:
+        w = per_axis[0][::-1]
+        start = rows - ends[0] - dropped
+        part = lax.slice_in_dim(c, start, start + n - 2 * rows + len(w) - 1, axis=0)
+        c = _impl(part, weights=_pass_key(2, 0, w), out_shape=(n - 2 * rows, m))
+    zero = jnp.zeros((), ct.dtype)
+
+    def strip_fn(strip):
+        g, _ = _padded_passes_fold(
+            strip, ad.UndefinedPrimal(jax.typeof(strip)), zero,
+            passes=passes, begins=begins, ends=ends, modes=modes,
+        )  # fmt: skip
+        return g
+
+    return _band_assemble(ct, c, strip_fn, k_shape, begins, ends)
+
+
+def _padded_passes_fold(ct, x, cval, *, passes, begins, ends, modes):
+    """The transpose as transposed passes, then jaxpad's fold."""
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
     if 0 in x_shape:
         return jnp.zeros(x_shape, ct.dtype), jnp.zeros((), cval_aval.dtype)
     ndim = len(x_shape)
