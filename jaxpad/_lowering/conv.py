@@ -598,6 +598,26 @@ def build_conv(
     return _with_tangent(form(plan.form), form(plan.tangent))(x, kernel)
 
 
+def _lax_conv(strides, numbers, options):
+    """``lax.conv_general_dilated`` with the plan's strides, layout and ``options``, as
+    ``conv(piece, kernel, padding)``: what the strip forms convolve their pieces with."""
+    conv_options = dict(
+        lhs_dilation=options["lhs_dilation"],
+        rhs_dilation=options["rhs_dilation"],
+        feature_group_count=options["feature_group_count"],
+        precision=options["precision"],
+    )
+    if options["preferred_element_type"] is not None:
+        conv_options["preferred_element_type"] = options["preferred_element_type"]
+
+    def conv(piece, kernel, padding):
+        return lax.conv_general_dilated(
+            piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
+        )
+
+    return conv
+
+
 # The forms built on the unpadded input (each pads only its strips).
 _UNPADDED = frozenset(("border", "ghost"))
 
@@ -616,20 +636,7 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
             return lambda x, kernel: build_conv(
                 alone, x, kernel, strides, pads, mode, numbers, **options
             )
-        conv_options = dict(
-            lhs_dilation=options["lhs_dilation"],
-            rhs_dilation=options["rhs_dilation"],
-            feature_group_count=options["feature_group_count"],
-            precision=options["precision"],
-        )
-        if options["preferred_element_type"] is not None:
-            conv_options["preferred_element_type"] = options["preferred_element_type"]
-
-        def conv(piece, kernel, padding):
-            return lax.conv_general_dilated(
-                piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
-            )
-
+        conv = _lax_conv(strides, numbers, options)
         how = _border if form == "border" else _ghost
         return lambda x, kernel: how(
             x, kernel, strides, pads, mode, numbers, options["rhs_dilation"], conv
@@ -656,20 +663,7 @@ def _banded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
     def other(x, kernel):
         return build_conv(derivatives, x, kernel, strides, pads, mode, numbers, **options)
 
-    conv_options = dict(
-        lhs_dilation=options["lhs_dilation"],
-        rhs_dilation=options["rhs_dilation"],
-        feature_group_count=options["feature_group_count"],
-        precision=options["precision"],
-    )
-    if options["preferred_element_type"] is not None:
-        conv_options["preferred_element_type"] = options["preferred_element_type"]
-
-    def conv(piece, kernel, padding):
-        return lax.conv_general_dilated(
-            piece, kernel, strides, padding, dimension_numbers=numbers, **conv_options
-        )
-
+    conv = _lax_conv(strides, numbers, options)
     return _bilinear_custom_jvp(
         lambda x, kernel: _banded(x, kernel, pads, mode, numbers, options["rhs_dilation"], conv),
         lambda x, kernel, d_x: jax.jvp(lambda x: other(x, kernel), (x,), (d_x,))[1],
