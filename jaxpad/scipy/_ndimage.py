@@ -55,8 +55,12 @@ _CROSS_PAD_BYTES_MAX = 16 << 20
 # fuses its doubling into one loop and splits the pad's concatenate into a copy per
 # read (float64 maximum 3 at 1024x1024: 14 against 2.5 ms; float32 at 128x128x128:
 # 23 against 5.9 ms); sizes 5 and 9, not fused so, took 1.5-1.6x longer through the
-# flat view (docs/scipy.md#performance).
-_FLAT_EXTREME_MAX = 3
+# flat view (docs/scipy.md#performance). Size 4 (two doublings, no overlapping step)
+# split its minor-axis pad into two concatenates, 32 MiB of temporaries in float64 at
+# 1024x1024 (page-faulted on every call: 16 ms, 2.9 through the flat view); flat, it
+# took 0.18-0.92x the padded form's time in both dtypes at 1024x1024 and 128x128x128,
+# sizes 5-9 1.1-2.6x (docs/performance.md, "scipy filters: size-4 windows").
+_FLAT_EXTREME_MAX = 4
 
 
 # ----------------------------------------------------------------------------------

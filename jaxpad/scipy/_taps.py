@@ -49,16 +49,12 @@ def taps(xp, weights: np.ndarray, out_shape: tuple[int, ...]):
     return taps_p.bind(xp, weights=_key(weights), out_shape=tuple(out_shape))
 
 
-def _impl(xp, *, weights, out_shape, conv=False, cpu=None):
-    if conv and _conv_taken(xp.dtype, cpu) and 0 not in out_shape:
-        # A transposed pass of a float64 filter of three or more passes
-        # (_padded_passes_transpose): one lax.conv, as the forward's passes.
-        shape, entries = weights
-        (axis,) = [d for d, n in enumerate(shape) if n > 1] or [len(shape) - 1]
-        w = np.zeros(shape[axis])
-        for index, value in entries:
-            w[index[axis]] = value
-        return _conv_pass(xp, axis, w)
+def _impl(xp, *, weights, out_shape, barrier=False, cpu=None):
+    if barrier and _on_cpu(cpu):
+        # A transposed pass of a filter of _AXIS_PASSES_MIN passes or more: its
+        # zero-padded cotangent written to memory before the taps read it, as the
+        # forward's pads (_padded_passes_impl).
+        xp = lax.optimization_barrier(xp)
     _, entries = weights
     groups: dict[Any, list[tuple[bool, Any]]] = {}
     for index, w in entries:
@@ -81,11 +77,11 @@ def _impl(xp, *, weights, out_shape, conv=False, cpu=None):
     return acc
 
 
-def _abstract_eval(xp, *, weights, out_shape, conv=False):
+def _abstract_eval(xp, *, weights, out_shape, barrier=False):
     return xp.update(shape=out_shape, dtype=xp.dtype)
 
 
-def _transpose(ct, xp, *, weights, out_shape, conv=False):
+def _transpose(ct, xp, *, weights, out_shape, barrier=False):
     shape, entries = weights
     in_shape = xp.aval.shape
     if type(ct) is ad.Zero:
@@ -100,17 +96,21 @@ def _transpose(ct, xp, *, weights, out_shape, conv=False):
     )
     return (
         taps_p.bind(
-            ct_padded, weights=(shape, reversed_entries), out_shape=tuple(in_shape), conv=conv
+            ct_padded,
+            weights=(shape, reversed_entries),
+            out_shape=tuple(in_shape),
+            barrier=barrier,
         ),
     )
 
 
-def _batch(args, dims, *, weights, out_shape, conv=False):
+def _batch(args, dims, *, weights, out_shape, barrier=False):
     (xp,), (dim,) = args, dims
     xp = jnp.moveaxis(xp, dim, 0)
     shape, entries = weights
     batched = ((1, *shape), tuple(((0, *index), w) for index, w in entries))
-    return taps_p.bind(xp, weights=batched, out_shape=(xp.shape[0], *out_shape), conv=conv), 0
+    out_shape = (xp.shape[0], *out_shape)
+    return taps_p.bind(xp, weights=batched, out_shape=out_shape, barrier=barrier), 0
 
 
 taps_p.def_impl(_impl)
@@ -775,54 +775,94 @@ def _flat_minor(passes, shape) -> bool:
     )
 
 
-# A float64 separable filter of three or more passes (a 3-D gaussian or uniform
-# filter) runs each pass as one lax.conv on that axis' own pad, on XLA:CPU: against
-# the shifted multiply-adds on one pad of every axis it took 0.41-0.89x the time at
-# 64x64x64 and 96x96x96 and 0.79-0.97x at 128x128x128 (gaussian sigma 1/2, uniform
-# 3/9, one core), where jnp.pad + lax.conv per axis had been up to 2.4x faster than
-# jaxpad (now within 0.9-1.1x of it: the same program). In float32 XLA:CPU's conv
-# took 8-23x scipy's time at 128x128x128, so float32 keeps the multiply-adds; two
-# passes (2-D) keep _edge_pass and _flat_pass, 1.2-1.6x faster than the conv at
-# 1024x1024 (docs/performance.md, "scipy filters: float64 3-D passes as
-# convolutions").
-_CONV_PASSES_MIN = 3
-_CONV_PASSES_DTYPES = (np.dtype(np.float64),)
+# A separable filter of three or more passes (a 3-D gaussian or uniform filter) runs
+# each pass on its own axis' pad, on XLA:CPU, and that pad is written to memory
+# (lax.optimization_barrier) before the pass' shifted multiply-adds read it; its
+# transpose likewise, axis by axis. Without the barrier XLA:CPU fused the pad into the
+# pass and evaluated it again at each tap (float64 gaussian sigma 4 at 128x128x128:
+# 70 ms, 29.5 ms with it). Against one pad of every axis then the passes (float32's
+# form before) and a lax.conv per axis' pad (float64's), forward and VJP, in both
+# dtypes from 64x64x64 to 160x128x128: the forward took 0.33-1.0x their time (float64
+# gaussian sigma 4 at 128x128x128 0.51x: the conv read its 33 planes of the outer axis
+# from memory at each tap), the VJP 0.25-1.1x (docs/performance.md, "scipy filters:
+# 3-D passes on their own pads").
+_AXIS_PASSES_MIN = 3
 
 
-def _conv_taken(dtype, cpu) -> bool:
-    """Whether a float64 pass of a filter of _CONV_PASSES_MIN passes or more runs as
-    lax.conv: on XLA:CPU (``cpu``; None, eager: the default backend's choice)."""
-    if cpu is None:
-        cpu = jax.default_backend() == "cpu"
-    return bool(cpu) and np.dtype(dtype) in _CONV_PASSES_DTYPES
+def _on_cpu(cpu) -> bool:
+    """XLA:CPU's rules: ``cpu`` from the platform's lowering, None (eager) the default
+    backend's."""
+    return bool(jax.default_backend() == "cpu" if cpu is None else cpu)
 
 
-def _conv_pass(y, axis, w):
-    """The 'valid' correlation of y's ``axis`` with ``w`` as one 2-D lax.conv: y seen
-    as (rows before axis, 1 channel, axis, rows after axis), a (len(w), 1) kernel."""
-    pre = int(np.prod(y.shape[:axis], dtype=np.int64))
-    post = int(np.prod(y.shape[axis + 1 :], dtype=np.int64))
+# A filter of _AXIS_PASSES_MIN passes or more on an array of at least this many bytes
+# runs its first pass on the whole array, then the other passes slab by slab along the
+# first pass' axis (each slab about _SLAB_TARGET bytes) in a loop; its VJP the other
+# way round. Whole, each pass' pad and the pass before it are two full-size
+# temporaries live at once (34 MiB for a float64 uniform filter of size 9 at
+# 128x128x128, past glibc's 32 MiB mmap threshold: page-faulted on every call; with
+# malloc pinned the filters took about half the time). Slab by slab, float64 at
+# 128x128x128 (16 MiB; temporaries 20-28 MiB forward, 20-42 VJP): gaussian sigma
+# 1/2/4 and uniform 3/9 took 0.44-0.87x the time forward and 0.29-0.83x VJP; float32
+# there (8 MiB, 16-20 MiB of temporaries whole) took up to 1.8x longer so
+# (docs/performance.md, "scipy filters: 3-D passes on their own pads"). Slabs of about
+# 2 MiB, as the box filters' (_BOX_SLAB_TARGET in _select.py).
+_SLAB_BYTES = 15 << 20
+_SLAB_TARGET = 2 << 20
+
+
+def _slab_rows(shape, itemsize: int, axis: int) -> int | None:
+    """The rows of ``axis`` per slab of the slab form (_SLAB_BYTES), or None."""
+    if not all(isinstance(n, (int, np.integer)) for n in shape) or 0 in shape:
+        return None  # symbolic or empty
+    nbytes = int(np.prod(shape)) * itemsize
+    n = shape[axis]
+    if nbytes < _SLAB_BYTES or n < 2:
+        return None
+    h = max(1, min(n, _SLAB_TARGET // (nbytes // n)))
+    return h if h < n else None
+
+
+def _slab_loop(y, axis: int, rows: int, fn):
+    """``fn`` (shape-preserving, independent along ``axis``) applied to slabs of
+    ``rows`` rows of y along ``axis``, written in place into one buffer by a loop: as
+    pieces joined by a concatenate, XLA kept every piece's temporaries live at once
+    (the box filters' _BOX_SLAB_BYTES in _select.py)."""
     n = y.shape[axis]
-    kernel = jnp.asarray(np.asarray(w, y.dtype).reshape(1, 1, len(w), 1))
-    out = lax.conv(
-        y.reshape(pre, 1, n, post), kernel, (1, 1), "VALID", precision=lax.Precision.HIGHEST
-    )
-    shape = list(y.shape)
-    shape[axis] = n - len(w) + 1
-    return out.reshape(shape)
+
+    def body(i, acc):
+        # The last slab starts at n - rows (overlapping the one before: the same
+        # values written twice).
+        start = jnp.minimum(i * rows, n - rows)
+        v = fn(lax.dynamic_slice_in_dim(y, start, rows, axis=axis))
+        return lax.dynamic_update_slice_in_dim(acc, v, start, axis=axis)
+
+    return lax.fori_loop(0, -(-n // rows), body, jnp.zeros(y.shape, y.dtype))
 
 
 def _padded_passes_impl(x, cval, *, passes, begins, ends, modes, cpu=None):
     last = x.ndim - 1
-    if len(passes) >= _CONV_PASSES_MIN and _conv_taken(x.dtype, cpu) and 0 not in x.shape:
+    if len(passes) >= _AXIS_PASSES_MIN and _on_cpu(cpu) and 0 not in x.shape:
         # Each pass on its own axis' pad (index-map modes: padding an axis commutes
-        # with a pass along another), outer axis first.
-        y = x
-        for axis, w in passes:
-            b, e = [0] * x.ndim, [0] * x.ndim
-            b[axis], e[axis] = begins[axis], ends[axis]
-            y = _conv_pass(padded(y, cval, b, e, modes), axis, w)
-        return y
+        # with a pass along another), outer axis first, the pad written before the
+        # pass reads it (_AXIS_PASSES_MIN).
+        def own_pads(y, chosen):
+            for axis, w in chosen:
+                b, e = [0] * x.ndim, [0] * x.ndim
+                b[axis], e[axis] = begins[axis], ends[axis]
+                y = _passes(lax.optimization_barrier(padded(y, cval, b, e, modes)), [(axis, w)])
+            return y
+
+        first = passes[0][0]
+        rows = _slab_rows(x.shape, np.dtype(x.dtype).itemsize, first)
+        if rows is None:
+            return own_pads(x, passes)
+        # The first pass reads x and padded strips of its ends (no full-size pad), the
+        # others run slab by slab along its axis (_SLAB_BYTES).
+        b, e = [0] * x.ndim, [0] * x.ndim
+        b[first], e[first] = begins[first], ends[first]
+        y = _edge_pass(x, cval, passes[0], b, e, modes)
+        return _slab_loop(y, first, rows, lambda v: own_pads(v, passes[1:]))
     if _flat_minor(passes, x.shape):
         # The other pass on x (_edge_pass), then the minor axis' pad of its result and
         # the minor pass over the rows laid end to end (_flat_pass). With
@@ -955,7 +995,7 @@ def _padded_passes_fold(ct, x, cval, *, passes, begins, ends, modes):
     # zero-padded by a concatenate it measured slower than these slices (float64
     # uniform 9 at 1024x1024: 6.6 against 4.7 ms; docs/scipy.md#performance).
 
-    def transposed(c, axis, w, rows=None):
+    def transposed(c, axis, w, rows=None, direct=False):
         # The pass' transpose along ``axis``: c zero-padded by len(w) - 1 on each side,
         # correlated with the reversed weights; ``rows`` = (start, stop) of the result
         # along axis (default: all), read from c's rows [start - len(w) + 1, stop).
@@ -965,9 +1005,10 @@ def _padded_passes_fold(ct, x, cval, *, passes, begins, ends, modes):
         # itself, joined to the edge rows by a concatenate that XLA:CPU fuses (as the
         # forward's _edge_pass): c zero-padded whole was one more copy of it (the
         # VJP of a float64 uniform filter of size 3 at 1024x1024: 2.3 against 2.9 ms;
-        # in 3-D it measured no faster; docs/scipy.md#performance).
+        # in 3-D it measured no faster; docs/scipy.md#performance). So does the first
+        # axis of the slab form (``direct``), whose c is the slabs' result.
         inner = max(start, size - 1), min(stop, n)
-        if len(passes) == 2 and axis != ndim - 1 and inner[1] - inner[0] >= size:
+        if (len(passes) == 2 or direct) and axis != ndim - 1 and inner[1] - inner[0] >= size:
             pieces = [transposed(c, axis, w, (start, inner[0]))] if start < inner[0] else []
             out = list(c.shape)
             out[axis] = inner[1] - inner[0]
@@ -988,30 +1029,43 @@ def _padded_passes_fold(ct, x, cval, *, passes, begins, ends, modes):
             _embed(part, 0, pads),
             weights=_pass_key(ndim, axis, w[::-1]),
             out_shape=tuple(out),
-            conv=len(passes) >= _CONV_PASSES_MIN,
+            barrier=len(passes) >= _AXIS_PASSES_MIN,
         )
 
-    if len(passes) >= _CONV_PASSES_MIN and np.dtype(ct.dtype) in _CONV_PASSES_DTYPES:
-        # As the forward (_conv_pass on each axis' own pad): each transposed pass in
-        # reverse order, its axis folded before the next, and on XLA:CPU each a
-        # lax.conv (taps_p's ``conv``). Transposing all the passes over the padded
-        # domain then folding every axis (below) took 1.0-1.6x as long in float64
-        # from 64x64x64 to 160x128x128 (1.2-1.6x with convs there too), and the
-        # transposed passes per axis as multiply-adds up to 2.9x (docs/performance.md,
-        # "scipy filters: float64 3-D passes as convolutions").
-        g = ct
-        cval_ct = jnp.zeros((), cval_aval.dtype)
-        for axis, w in reversed(passes):
-            b, e = [0] * ndim, [0] * ndim
-            b[axis], e[axis] = begins[axis], ends[axis]
-            shape = list(g.shape)
-            shape[axis] += b[axis] + e[axis]
+    if len(passes) >= _AXIS_PASSES_MIN:
+        # As the forward (each axis' own pad): each transposed pass in reverse order,
+        # its axis folded before the next, on XLA:CPU its zero-padded cotangent
+        # written to memory first (taps_p's ``barrier``). Transposing all the passes
+        # over the padded domain then folding every axis (below) took up to 3.9x as
+        # long in float32 (gaussian sigma 4 at 128x128x128: 24.3 against 10.8 ms;
+        # docs/performance.md, "scipy filters: 3-D passes on their own pads").
+        def per_axis(g, chosen, direct=False):
+            cval_ct = jnp.zeros((), cval_aval.dtype)
+            for axis, w in reversed(chosen):
+                b, e = [0] * ndim, [0] * ndim
+                b[axis], e[axis] = begins[axis], ends[axis]
+                shape = list(g.shape)
+                shape[axis] += b[axis] + e[axis]
 
-            def one(ax, start, stop, g=g, axis=axis, w=w):
-                return transposed(g, axis, w, None if ax is None else (start, stop))
+                def one(ax, start, stop, g=g, axis=axis, w=w):
+                    rows = None if ax is None else (start, stop)
+                    return transposed(g, axis, w, rows, direct)
 
-            g, more = _fold(one, shape, b, e, modes, jnp.zeros((), cval_aval.dtype))
-            cval_ct = cval_ct + more
+                g, more = _fold(one, shape, b, e, modes, jnp.zeros((), cval_aval.dtype))
+                cval_ct = cval_ct + more
+            return g, cval_ct
+
+        first = passes[0][0]
+        rows = _slab_rows(tuple(x_shape), np.dtype(ct.dtype).itemsize, first)
+        if rows is None or "constant" in modes:
+            g, cval_ct = per_axis(ct, passes)
+        else:
+            # As the forward's slab form (_SLAB_BYTES): the other passes' transposes
+            # slab by slab along the first pass' axis, then the first's on the whole,
+            # reading that result itself between zero-padded strips of its ends (a
+            # zero pad of the whole was a second full-size temporary).
+            g = _slab_loop(ct, first, rows, lambda c: per_axis(c, passes[1:])[0])
+            g, cval_ct = per_axis(g, passes[:1], direct=True)
         return (
             g if ad.is_undefined_primal(x) else None,
             cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
