@@ -140,11 +140,11 @@ _PRIMITIVES: dict[Any, Any] = {
     # jaxpad.scipy's filters: the programs they lower to on XLA:CPU.
     _scipy_taps.taps_p: partial(_scipy_taps._impl, cpu=True),
     _scipy_taps.padded_taps_p: _scipy_taps._padded_taps_impl,
-    _scipy_taps.padded_select_p: _scipy_taps._padded_select_impl,
     _scipy_taps.padded_passes_p: partial(_scipy_taps._padded_passes_impl, cpu=True),
     _scipy_select.extreme_p: _scipy_select._extreme_impl,
     _scipy_select.winner_p: _scipy_select._winner_impl,
     _scipy_select.selection_p: _scipy_select._selection_impl,
+    _scipy_select.selected_p: _scipy_select._selected_impl,
     _scipy_select.box_p: _scipy_select._box_plain,
 }
 

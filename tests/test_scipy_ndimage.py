@@ -811,21 +811,24 @@ def test_laplace_one_cross_correlation(mode):
 
 
 def test_selection_index_written_once():
-    # The tangent's index (which window element a min/max/rank filter selected) is a
-    # concatenate of two halves of the minor axis, which XLA:CPU does not fuse, so the
-    # transpose reads it from memory instead of evaluating it at each window read
-    # (docs/scipy.md#performance).
+    # The tangent's index (which window element a min/max/rank filter selected) is
+    # written to memory once, by one instruction (for a pass, a concatenate of two
+    # halves of the minor axis; for a footprint, of two halves of the flat view of its
+    # pad): XLA:CPU does not fuse either into the transpose, which reads it from memory
+    # instead of evaluating it at each window read (docs/scipy.md#performance).
     if jax.default_backend() != "cpu":
         pytest.skip("XLA:CPU's fusion decisions")
-    x = jnp.zeros((128, 128), jnp.float32)  # (at 64x64 no concatenate is left)
+    x = jnp.zeros((128, 128), jnp.float32)
     for f in (
         lambda x: ndimage.maximum_filter1d(x, 5, axis=0),
         lambda x: ndimage.median_filter(x, 3),
     ):
         vjp = jax.jit(lambda x, t, f=f: jax.vjp(f, x)[1](t)[0])
         entry = vjp.lower(x, x).compile().as_text().split("\nENTRY")[1]
-        joined = [line for line in entry.splitlines() if "concatenate(" in line]
-        assert any(line.split("=")[1].strip().startswith("s8[") for line in joined), entry
+        results = [line.split("=")[1].strip() for line in entry.splitlines() if "=" in line]
+        shapes = [r[3:].split("]")[0] for r in results if r.startswith("s8[")]
+        sizes = [int(np.prod([int(n) for n in s.split(",") if n])) for s in shapes]
+        assert len([n for n in sizes if n >= x.size]) == 1, entry
 
 
 def test_extreme_pass_index_on_its_own_pad():
@@ -845,7 +848,7 @@ def test_extreme_pass_index_on_its_own_pad():
             # size - 1 in all (the extended index's pad took 3 * (size - 1))
             assert max(p["pads_begin"]) + max(p["pads_end"]) <= 4, jaxpr
     # The transpose of a pass along an outer axis reads the cotangent itself, not a
-    # zero-padded copy of it (padded_select's transpose): the only taller array is
+    # zero-padded copy of it (the former padded_select's transpose): the only taller array is
     # the pass' own pad of x (size - 1 more rows).
     if jax.default_backend() == "cpu":
         x = jnp.zeros((256, 256), jnp.float32)
@@ -958,6 +961,14 @@ def test_three_passes_each_on_its_own_written_pad(dtype):
     n, text = lowered(lambda x: ndimage.gaussian_filter(x, 1.0), x)
     assert n == 3 and "convolution" not in text, text
     assert lowered(lambda x: ndimage.gaussian_filter(x, 1.0, axes=(0, 2)), x)[0] == 0
+    # In the compiled program each axis' pad (4 before, 4 after) is written once,
+    # whole; fused, XLA split each into partial copies.
+    entry = jax.jit(lambda x: ndimage.gaussian_filter(x, 1.0)).lower(x).compile().as_text()
+    written = [line.split("=")[1].split("{")[0].strip() for line in
+               entry.split("\nENTRY")[1].splitlines() if " = " in line]  # fmt: skip
+    kind = np.dtype(dtype).name.replace("float", "f")
+    for shape in ("15,9,8", "7,17,8", "7,9,16"):
+        assert written.count(f"{kind}[{shape}]") == 1, (shape, written)
     # Its transpose: each transposed pass on its own written pad, each axis folded
     # (no scatter-add).
     _, pullback = jax.vjp(ndimage.uniform_filter, x)
@@ -995,11 +1006,38 @@ def test_three_passes_slab_by_slab_on_large_arrays():
     want = sn.uniform_filter(x, (9, 4, 5), mode=("wrap", "nearest", "mirror"), origin=(1, -1, 0))
     np.testing.assert_allclose(jax.jit(f)(x), want, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(np.vdot(jax.jit(pullback)(x, ct), x), np.vdot(want, ct), rtol=1e-10)
+    # A first pass of 21 taps or more transposes slab by slab too, along the second
+    # pass' axis (_SLAB_FIRST_LOOP_TAPS_MIN): two loops.
+    h = lambda v: ndimage.gaussian_filter(v, (3.0, 1.0, 0.5), mode="mirror")  # noqa: E731
+    pullback = jax.jit(lambda v, t: jax.vjp(h, v)[1](t)[0])
+    assert pullback.lower(x, ct).compile().as_text().count(" while(") == 2
+    want = sn.gaussian_filter(x, (3.0, 1.0, 0.5), mode="mirror")
+    np.testing.assert_allclose(np.vdot(pullback(x, ct), x), np.vdot(want, ct), rtol=1e-10)
     # Under vmap the batch axis leads and the slabs run along the first pass' axis.
     g = lambda v: ndimage.gaussian_filter(v, 1.0, mode="reflect")  # noqa: E731
     batch = np.stack([x[:70], -x[:70]])  # 9.4 MiB each
     np.testing.assert_allclose(jax.jit(jax.vmap(g))(batch)[1], -sn.gaussian_filter(x[:70], 1.0),
                                rtol=1e-12, atol=1e-12)  # fmt: skip
+
+
+def test_long_2d_passes_transpose_over_the_zero_padded_cotangent():
+    # Two passes of 21 taps or more transpose over the whole zero-padded cotangent,
+    # then fold the frame (_FULL_PASSES_TAPS_MIN in jaxpad/scipy/_taps.py); the band
+    # form's strips were as long as the taps (docs/performance.md).
+    x = np.random.default_rng(93).standard_normal((64, 61))
+    ct = np.random.default_rng(92).standard_normal(x.shape)
+    if jax.default_backend() == "cpu":
+        pullback = jax.vjp(lambda v: ndimage.gaussian_filter(v, 3.0), x)[1]
+        entry = jax.jit(pullback).lower(ct).compile().as_text().split("\nENTRY")[1]
+        assert "f64[112,109]" in entry, entry  # ct zero-padded by 24 on each side
+    # (constant and grid-constant pad each pass: no padded_passes)
+    for mode in ("reflect", "mirror", "wrap", "nearest"):
+        f = jax.jit(lambda v, m=mode: ndimage.gaussian_filter(v, (3.0, 2.6), mode=m))
+        want = sn.gaussian_filter(x, (3.0, 2.6), mode=mode)
+        np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
+        got = jax.jit(lambda v, t, f=f: jax.vjp(f, v)[1](t)[0])(x, ct)
+        np.testing.assert_allclose(np.vdot(got, x), np.vdot(want, ct), rtol=1e-10)
+    check_grads(f, (x[:20, :30],), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
 
 
 def test_min_max_windows_of_4_keep_temporaries_under_the_mmap_threshold():

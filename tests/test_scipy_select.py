@@ -139,6 +139,70 @@ def _series(rng, shape):
     return [rng.standard_normal(shape) for _ in range(3)]
 
 
+# (shape, footprint, rank): rank None is the median. Arrays tall enough that the
+# transpose of ``selected`` takes its main loop over x's rows (the flat views of ct and
+# the index) besides the strips at the edges; a window of over 49 elements (the sort)
+# and one of over 127 (an int32 index).
+_SELECTED_CASES = [
+    ((13, 11), np.ones((3, 3), bool), None),
+    ((12, 9), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 1]], bool), -1),
+    ((11, 12), np.ones((5, 4), bool), 3),
+    ((7, 6, 8), np.ones((3, 2, 3), bool), None),
+    ((18, 16), np.ones((8, 7), bool), 20),
+    ((26, 24), np.ones((12, 11), bool), 100),
+]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        # The sorts' cases compile for 2-7 s each: pytest --all (CI) runs them.
+        pytest.param(i, marks=pytest.mark.slow) if fp.sum() > 49 else i
+        for i, (_, fp, _) in enumerate(_SELECTED_CASES)
+    ],
+)
+@pytest.mark.parametrize("mode", list(NP_MODES))
+def test_selected_vjp_over_x_is_the_first_equal_element(mode, case):
+    # The rank and footprint filters' VJP (``selected``'s transpose: a gather over x's
+    # rows through flat views, the pad's strips folded at the edges) against the brute
+    # force on ties, signed zeros, infinities and NaNs, with origins and cval.
+    shape, fp, rank = _SELECTED_CASES[case]
+    if fp.sum() >= 127 and mode not in ("reflect", "constant"):
+        pytest.skip("the int32 index (14 s a case): two modes are enough")
+    rng = np.random.default_rng(40 + case * 10 + list(NP_MODES).index(mode))
+    x = _tied(rng, shape)
+    origins = [int(rng.integers(-(n // 2), (n - 1) // 2 + 1)) for n in fp.shape]
+    cval = float(rng.choice([0.0, 1.0, -np.inf, np.nan]))
+    count = int(fp.sum())
+    if count > 49:
+        # Past the networks a sort selects, which puts NaNs last (the brute force's
+        # NaN-in-NaN-out rule is the networks'): no NaNs there.
+        x[np.isnan(x)] = 2.0
+        cval = 0.5 if np.isnan(cval) else cval
+    r = count // 2 if rank is None else rank % count
+    want_y, src = _brute_force(x, fp, origins, mode, cval, r)
+    ct = rng.standard_normal(shape)
+    want_x, want_c = _gradients(src, ct, shape)
+
+    def f(x, c):
+        if rank is None:
+            return ndimage.median_filter(x, footprint=fp, mode=mode, cval=c, origin=origins)
+        return ndimage.rank_filter(x, rank, footprint=fp, mode=mode, cval=c, origin=origins)
+
+    y, pull = jax.vjp(jax.jit(f), x, cval)
+    got_x, got_c = jax.jit(pull)(ct)
+    np.testing.assert_array_equal(y, want_y)
+    np.testing.assert_allclose(got_x, want_x, rtol=1e-12, atol=1e-12)
+    if mode == "constant":
+        np.testing.assert_allclose(got_c, want_c, rtol=1e-12, atol=1e-12)
+    # The JVP reads the same index: its product with ct is the VJP's.
+    dx = rng.standard_normal(shape)
+    tangent = jax.jit(lambda x, dx: jax.jvp(lambda x: f(x, cval), (x,), (dx,))[1])(x, dx)
+    np.testing.assert_allclose(
+        np.sum(np.asarray(tangent) * ct), np.sum(want_x * dx), rtol=1e-10, atol=1e-10
+    )
+
+
 @pytest.mark.parametrize("mode", ["reflect", "constant", "wrap"])
 def test_jet_through_selection_filters(mode):
     # jet of a custom_jvp leaked a tracer (jax 0.10.2); the filters' primitives have
@@ -200,10 +264,9 @@ def test_jet_of_a_traced_cval():
 
 
 def test_selection_primitives_have_jet_rules():
-    from jaxpad.scipy._select import extreme_p, selection_p, winner_p
-    from jaxpad.scipy._taps import padded_select_p
+    from jaxpad.scipy._select import box_p, extreme_p, selected_p, selection_p, winner_p
 
-    for prim in (extreme_p, winner_p, selection_p, padded_select_p):
+    for prim in (extreme_p, winner_p, selection_p, selected_p, box_p):
         assert prim in jet.jet_rules, prim.name
 
 
@@ -228,11 +291,14 @@ def test_small_extreme_vjp_has_no_index():
         assert any("= s8[" in line for line in entry.splitlines()) == indexed, entry
 
 
-def test_median_vjp_reads_one_pad_through_the_flat_view():
-    # The rank filters' index is computed on the flat view of one pad of x, and
-    # written once: sliced per window element, XLA split that pad into a copy per
-    # reader and the float64 3x3 median's VJP at 1024x1024 needed 40 MiB of
-    # temporaries (page-faulted on every call past glibc's 32 MiB mmap threshold).
+def test_median_vjp_reads_one_pad_and_gathers_over_x():
+    # The rank filters' index is computed on the flat view of one pad of x and written
+    # once (sliced per window element, XLA split that pad into a copy per reader, and
+    # the float64 3x3 median's VJP at 1024x1024 needed 40 MiB of temporaries,
+    # page-faulted past glibc's 32 MiB mmap threshold). Its transpose (``selected``'s)
+    # gathers over x's own shape: no zero-padded copy of the cotangent, no copy of the
+    # padded gradient (padded_select's transpose wrote both, f64[1028,1028] and a
+    # f64[1024,1026] copy; docs/scipy.md#performance).
     if jax.default_backend() != "cpu":
         pytest.skip("XLA:CPU's program")
     x = jnp.zeros((1024, 1024), jnp.float64)
@@ -240,9 +306,24 @@ def test_median_vjp_reads_one_pad_through_the_flat_view():
         lambda x, t: jax.vjp(lambda x: ndimage.median_filter(x, 3), x)[1](t)[0], x, x
     )
     lines = [line for line in entry.splitlines() if "=" in line]
-    assert len([line for line in lines if "= s8[" in line]) == 1, entry
-    padded = [line for line in lines if line.split("=")[1].strip().startswith("f64[1030,1030]")]
-    assert len(padded) == 1, entry
+    results = [line.split("=")[1].strip() for line in lines]
+    # The index: one int8 array of the output's rows (and the pad's columns).
+    assert (
+        len(
+            [
+                r
+                for r in results
+                if r.startswith("s8[") and int(r[3:].split("]")[0].split(",")[0]) >= x.size
+            ]
+        )
+        == 1
+    ), entry
+    shapes = [r.split("]")[0][4:].split(",") for r in results if r.startswith("f64[")]
+    wide = [(int(s[0]), int(s[1])) for s in shapes if len(s) == 2]
+    # x's one pad (a row more than the window's, for the flat view's last slice) and
+    # nothing else wider or longer than x.
+    assert all(n == 1027 for n, m in wide if max(n, m) > 1024 and min(n, m) > 16), entry
+    assert not any(" copy(" in line for line in lines), entry
     memory = compiled.memory_analysis()
     if memory is not None:
         assert memory.temp_size_in_bytes < 32 << 20

@@ -5,7 +5,7 @@ linear in the array and ``cval`` jointly, so each Taylor coefficient goes throug
 primitive. The minimum, maximum and rank filters (``jaxpad_scipy_extreme``,
 ``jaxpad_scipy_selection``) select one element of each window, piecewise: each
 coefficient of the output's series is the same selection of the input's coefficient,
-the tangent map of their JVP (``winner``, ``padded_select``), which is linear in the
+the tangent map of their JVP (``winner``, ``selected``), which is linear in the
 array and ``cval`` with the primal values (the index, the window's values) fixed.
 They are primitives rather than a ``custom_jvp`` because ``jet`` of a ``custom_jvp``
 leaks a tracer (jax 0.10.2).
@@ -19,10 +19,11 @@ from jaxpad.scipy._select import (
     _extreme_linearize,
     _selection_linearize,
     extreme_p,
+    selected_p,
     selection_p,
     winner_p,
 )
-from jaxpad.scipy._taps import padded_passes_p, padded_select_p, padded_taps_p, taps_p
+from jaxpad.scipy._taps import padded_passes_p, padded_taps_p, taps_p
 
 for _prim in (taps_p, padded_taps_p, padded_passes_p):
     jet.deflinear(_prim)
@@ -50,7 +51,7 @@ def _selecting(linearize):
     return rule
 
 
-jet.jet_rules[padded_select_p] = _linear_in_first_two(padded_select_p)
 jet.jet_rules[winner_p] = _linear_in_first_two(winner_p)
+jet.jet_rules[selected_p] = _linear_in_first_two(selected_p)
 jet.jet_rules[extreme_p] = _selecting(_extreme_linearize)
 jet.jet_rules[selection_p] = _selecting(_selection_linearize)

@@ -1205,8 +1205,9 @@ def _extreme_axis(x, size: int, axis: int, jmode: str, cval, origin: int, minimu
     Its tangent is the tangent of the window's first element equal to the output (the
     first NaN for a NaN): for sizes up to ``_select._WINNER_MAX``, ``_select.winner``,
     whose transpose finds each element's windows by running extremes fused with the
-    cotangent reads (no index); for longer windows ``padded_select`` with the index
-    carried through the doubling on the pass' own pad (docs/scipy.md#performance)."""
+    cotangent reads (no index); for longer windows ``_select.selected_p`` with the
+    index carried through the doubling on the pass' own pad
+    (docs/scipy.md#performance)."""
     return extreme(
         x,
         cval,

@@ -18,8 +18,9 @@ it wins, ``sum_k ct[j - k] * [j wins window j - k]``, where ``j`` wins window
 ``i = j - k`` when ``xp[j]`` is strictly above (below, for a minimum) every element of
 ``xp[i:j]`` and not below any of ``xp[j + 1 : i + size]``: running extremes on both
 sides of ``j``, fused with the cotangent reads into one loop. Longer passes and the
-footprints read the element's index with ``padded_select``
-(docs/scipy.md#performance).
+footprints read the element's index with ``selected_p`` (``jaxpad_scipy_selected``),
+whose transpose gathers each element's cotangents over x's own shape and folds the
+pad's thin strips (docs/scipy.md#performance).
 
 A box of min/max passes (``box``) is those passes bound one by one, except on arrays
 past ``_BOX_SLAB_BYTES`` with two or more passes off axis 0: there one primitive
@@ -41,26 +42,19 @@ from jax.experimental import jet
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
-from jaxpad.scipy._taps import _embed, _fold, _shape_of, _zero_ct, padded, padded_select
+from jaxpad.scipy._taps import _embed, _fold, _shape_of, _zero_ct, padded
 
 # A min/max pass of a window up to this size takes ``winner`` as its tangent (no
 # index: the transpose tests each window's winner beside the cotangent reads); longer
 # ones carry the selected element's index through the forward's doubling and read it
-# with ``padded_select``. The winner form's VJP took 0.43-0.77x the index form's at
+# with ``selected``. The winner form's VJP took 0.43-0.77x the index form's at
 # size 3 (1024x1024 and 128x128x128, float32 and float64) but 0.9-1.4x at sizes 5
 # and 9, whose loop tests 2 (size - 1) running extremes per element
-# (docs/scipy.md#performance).
+# (docs/scipy.md#performance; the index form then read by padded_select, whose
+# successor ``selected`` took 0.78-0.97x its time at sizes 5 and 9: larger sizes
+# only moved further from the winner form; docs/performance.md, "scipy filters: the
+# selection VJP over x's shape").
 _WINNER_MAX = 3
-# A footprint or rank filter computes its tangent index from the flat view of its pad
-# (_flat_linearize) once that pad exceeds this many bytes: sliced per window element,
-# XLA split the pad into a copy per reader, and the VJP's temporaries, about five
-# times the pad (20.2, 40.4, 44.9 MiB for pads of 4.2, 8.1, 9.2 MiB), passed glibc's
-# 32 MiB mmap threshold from about 6.4 MiB: page-faulted on every call (the float64
-# 3x3 median's VJP at 1024x1024: 4.3x its forward, 2.1x from the flat view). Below
-# it the flat view gained at most 10% (float32 1024x1024: median 3 1.02x, median 5
-# 0.91x the VJP's time), and the index keeps the minor-axis halves of
-# _selection_linearize (docs/scipy.md#performance).
-_FLAT_INDEX_BYTES = 6 << 20
 # A footprint or rank filter's forward reads its pad through the flat view
 # (_flat_select) once the pad exceeds this many bytes. Sliced per window element, XLA
 # split the pad's concatenates into a copy per reader: the float64 3x3x3 median at
@@ -211,7 +205,7 @@ def _extreme_linearize(x, cval, params):
         y = extreme_p.bind(x, cval, **params)
         return y, lambda dx, dcval: winner_p.bind(dx, dcval, x, cval, y, **params)
     # Longer windows: the index of the selected element carried through the doubling
-    # on the pass' own pad, read by one padded_select.
+    # on the pass' own pad, read by one ``selected``.
     begins, ends, modes = _geometry(x.ndim, size, axis, params["begin"], params["mode"])
     xp = padded(x, cval, begins, ends, modes)
     last = x.ndim - 1
@@ -229,17 +223,27 @@ def _extreme_linearize(x, cval, params):
         index = lax.concatenate([p[1] for p in parts], last)
     else:
         y, index = _arg_extreme(xp, size, axis, minimum)
-    # padded_select's layout: the index over the output extended by size - 1 on each
-    # side of the axis, -1 there.
-    pads = [(0, 0, 0)] * x.ndim
-    pads[axis] = (size - 1, size - 1, 0)
-    index = _embed(index, -1, pads)
     offsets = []
     for k in range(size):
         offset = [0] * x.ndim
         offset[axis] = k
         offsets.append(tuple(offset))
-    return y, lambda dx, dcval: padded_select(dx, dcval, index, offsets, begins, ends, modes)
+    # Read by ``selected`` over the outputs (its transpose gathers over x's shape);
+    # padded_select's index over the output extended by size - 1 each side, and its
+    # transpose (ct zero-padded, the fold of the whole padded array), took 1.03-1.29x
+    # as long (maximum 5 and 9, 1024x1024 and 128x128x128, float32 and float64;
+    # docs/performance.md, "scipy filters: the selection VJP over x's shape").
+    window = tuple(size if d == axis else 1 for d in range(x.ndim))
+    return y, lambda dx, dcval: selected_p.bind(
+        dx,
+        dcval,
+        index,
+        offsets=tuple(offsets),
+        begins=tuple(begins),
+        ends=tuple(ends),
+        modes=tuple(modes),
+        window=window,
+    )
 
 
 def _extreme_jvp(primals, tangents, **params):
@@ -561,9 +565,9 @@ mlir.register_lowering(box_p, mlir.lower_fun(_box_impl, multiple_results=False))
 jet.jet_rules[box_p] = _box_jet
 
 # selection(x, cval): the min, max or rank of each window of a footprint (``offsets``
-# in row-major order) of the padded x. Its tangent is padded_select with the index of
-# the window's first element equal to the output, computed over the output extended
-# by (window - 1) each side (padded_select's layout).
+# in row-major order) of the padded x. Its tangent is ``selected`` with the index of
+# the window's first element equal to the output, over the outputs
+# (``_selection_index``).
 selection_p = Primitive("jaxpad_scipy_selection")
 
 
@@ -616,7 +620,7 @@ def _selection_impl(x, cval, *, offsets, begins, ends, modes, kind, window):
 
 
 def _flat_select(x, cval, offsets, begins, ends, modes, kind, out):
-    """``_selection_impl`` through the flat view of the pad (as ``_flat_linearize``):
+    """``_selection_impl`` through the flat view of the pad (as ``_selection_index``):
     each window element one 1-D slice of it, the outputs past each row's end computed
     and dropped by the final slice, which XLA fuses with the network into one loop.
     Sliced per window element, XLA split the pad's concatenates into a copy per
@@ -635,122 +639,325 @@ def _flat_select(x, cval, offsets, begins, ends, modes, kind, out):
 def _selection_linearize(x, cval, params):
     """(y, tangent) of a selection: the tangent of an output is the tangent of the first
     window element (in the order of ``offsets``) equal to it (the first NaN for a NaN),
-    one padded_select. The chain of ``jnp.minimum``/``jnp.maximum`` it replaces
-    transposes one select per element of the chain (3.8-415x the forward in
+    one ``selected`` read by the index ``_selection_index`` writes. The chain of
+    ``jnp.minimum``/``jnp.maximum`` it replaces transposes one select per element of
+    the chain (3.8-415x the forward in docs/scipy.md#performance)."""
+    offsets, begins, ends, modes = (params[k] for k in ("offsets", "begins", "ends", "modes"))
+    y, index = _selection_index(x, cval, params)
+    return y, lambda dx, dcval: selected_p.bind(
+        dx,
+        dcval,
+        index,
+        offsets=offsets,
+        begins=begins,
+        ends=ends,
+        modes=modes,
+        window=params["window"],
+    )
+
+
+def _selection_index(x, cval, params):
+    """(y, index): the selection and, over its outputs, the position in ``offsets`` of
+    each window's first element equal to the output (its first NaN where it is NaN).
+
+    With two or more axes the index reads the flat view of one pad of x, as the forward's
+    ``_flat_select``: each window element one 1-D slice, the outputs past each row's
+    end computed too (the index's rows are the pad's, ``index.shape[1:]`` at least
+    the output's) and never read. It is written to memory once, a concatenate of two
+    halves of that view: fused into the transpose, XLA:CPU evaluated it again at each
+    of its window reads (the 3x3 median's VJP at 1024x1024 took 15.9 against 5.5 ms;
     docs/scipy.md#performance)."""
     offsets, begins, ends, modes = (params[k] for k in ("offsets", "begins", "ends", "modes"))
-    # The filter over the output extended by (window - 1) each side, its index -1
-    # there (padded_select's layout): one more pad of x, rather than a pad of the
-    # index computation.
-    window = _window_shape(offsets, x.ndim)
-    xp = padded(
-        x,
-        cval,
-        [b + w - 1 for b, w in zip(begins, window)],
-        [e + w - 1 for e, w in zip(ends, window)],
-        modes,
-    )
+    kind, window = params["kind"], params["window"]
+    out = [n + b + e - w + 1 for n, b, e, w in zip(x.shape, begins, ends, window)]
     index_dtype = np.int8 if len(offsets) < 127 else np.int32
-    if x.ndim >= 2 and 0 not in x.shape and xp.size * xp.dtype.itemsize > _FLAT_INDEX_BYTES:
-        return _flat_linearize(x, xp, window, index_dtype, params)
-    ext = _select_windows(xp, offsets, params["kind"], params["window"])
-    last = x.ndim - 1
+    # NaN in, NaN out: jnp.minimum/maximum pass a NaN on, and every window element
+    # reaches the output of a selection network; jnp.sort (_select past
+    # _NETWORK_MAX) puts NaNs last, so there the output is a NaN only where one is.
+    from jaxpad.scipy._ndimage import _NETWORK_MAX
 
-    def index_of(start, stop):
-        # The index over ext's minor columns [start, stop) (all of a 0-d ext).
-        shape, e = ext.shape, ext
-        if x.ndim:
-            shape = (*ext.shape[:-1], stop - start)
-            e = lax.slice_in_dim(ext, start, stop, axis=last)
-        index = jnp.full(shape, -1, index_dtype)
-        nan = e != e
+    propagates = kind in ("min", "max") or len(offsets) <= _NETWORK_MAX
+
+    def first_equal(views, y):
+        index = jnp.full(y.shape, -1, index_dtype)
+        nan = y != y
         for k in reversed(range(len(offsets))):
-            corner = list(offsets[k])
-            if x.ndim:
-                corner[last] += start
-            view = lax.slice(xp, corner, [c + n for c, n in zip(corner, shape)])
-            # The first offset whose element equals the output (a NaN: the first NaN).
-            hit = (view == e) | (nan & (view != view))
+            v = views[k]
+            hit = (v == y) | ((v != v) if propagates else (nan & (v != v)))
             index = jnp.where(hit, jnp.asarray(k, index_dtype), index)
-        inside = None
-        for ax, (w, n) in enumerate(zip(window, x.shape)):
-            if w > 1:
-                i = lax.broadcasted_iota(np.int32, shape, ax)
-                if ax == last:
-                    i = i + start
-                here = (i >= w - 1) & (i < w - 1 + n)
-                inside = here if inside is None else inside & here
-        if inside is not None:
-            index = jnp.where(inside, index, jnp.asarray(-1, index_dtype))
         return index
 
-    if x.ndim and ext.shape[-1] >= 2:
-        # The index in two halves of the minor axis joined by a concatenate, which
-        # XLA:CPU does not fuse: the index is written once. Fused into the transpose,
-        # it was evaluated again at each of its window reads (the VJP of maximum 9 at
-        # 1024x1024 in float32: 17 ms, 9.9 ms so; the 3x3 median's 15.9, 5.5 ms;
-        # docs/scipy.md#performance). Computed whole and split, XLA joins the halves
-        # again.
-        half = ext.shape[-1] // 2
-        index = lax.concatenate([index_of(0, half), index_of(half, ext.shape[-1])], last)
-    else:
-        index = index_of(0, ext.shape[-1] if x.ndim else 0)
-    y = lax.slice(ext, [w - 1 for w in window], [w - 1 + n for w, n in zip(window, x.shape)])
-    return y, lambda dx, dcval: padded_select(dx, dcval, index, offsets, begins, ends, modes)
-
-
-def _flat_linearize(x, xp, window, index_dtype, params):
-    """``_selection_linearize`` read from xp flattened (as the linear filters'
-    ``_flat_taps``): each window element one slice of the 1-D view, the outputs past
-    each row's end computed and dropped. Sliced per window element, XLA split xp's
-    minor-axis pad into a concatenate per reader (three 8 MiB copies for the 3x3
-    median in float64 at 1024x1024, its VJP's temporaries past glibc's 32 MiB mmap
-    threshold: 10k page faults a call); through the flat view xp is written once, and
-    the index (a 1-D pad, which XLA:CPU does not fuse) once
-    (docs/scipy.md#performance)."""
-    offsets, begins, ends, modes = (params[k] for k in ("offsets", "begins", "ends", "modes"))
-    fp_shape = params["window"]
-    ext_shape = [n - f + 1 for n, f in zip(xp.shape, fp_shape)]
+    constant = all(isinstance(n, (int, np.integer)) for n in x.shape)  # not symbolic
+    if x.ndim < 2 or not constant or 0 in x.shape or min(out) <= 0:
+        xp = padded(x, cval, begins, ends, modes)
+        views = [lax.slice(xp, o, tuple(a + n for a, n in zip(o, out))) for o in offsets]
+        y = _combine(views, kind)
+        return y, first_equal(views, y)
+    # One more row of axis 0 (its values never reach an output): the last window
+    # element's slice then ends inside the pad.
+    xp = padded(x, cval, list(begins), [ends[0] + 1, *ends[1:]], modes)
     strides = [int(np.prod(xp.shape[d + 1 :])) for d in range(xp.ndim)]
-    length = sum((e - 1) * st for e, st in zip(ext_shape, strides)) + 1
     flat = xp.reshape(-1)
+    length = out[0] * strides[0]
     starts = [sum(o * st for o, st in zip(off, strides)) for off in offsets]
-    ext = _combine([lax.slice_in_dim(flat, a, a + length) for a in starts], params["kind"])
 
-    nan = ext != ext
-    index = jnp.full((length,), -1, index_dtype)
-    for k, a in reversed(list(enumerate(starts))):
-        view = lax.slice_in_dim(flat, a, a + length)
-        # The first offset whose element equals the output (a NaN: the first NaN).
-        hit = (view == ext) | (nan & (view != view))
-        index = jnp.where(hit, jnp.asarray(k, index_dtype), index)
+    def part(lo, hi):
+        views = [lax.slice_in_dim(flat, a + lo, a + hi) for a in starts]
+        return first_equal(views, _combine(views, kind))
 
-    def grid(v, fill):
-        # The flat values over xp's rows, back to ext's shape: the pad of the 1-D
-        # index is one fusion that writes it once (XLA joins halves of it again).
-        v = lax.pad(v, jnp.asarray(fill, v.dtype), [(0, ext_shape[0] * strides[0] - length, 0)])
-        v = v.reshape(ext_shape[0], *xp.shape[1:])
-        return lax.slice(v, [0] * xp.ndim, ext_shape)
-
-    index = grid(index, -1)
-    inside = None
-    for ax, (w, n) in enumerate(zip(window, x.shape)):
-        if w > 1:
-            i = lax.broadcasted_iota(np.int32, ext_shape, ax)
-            here = (i >= w - 1) & (i < w - 1 + n)
-            inside = here if inside is None else inside & here
-    if inside is not None:
-        index = jnp.where(inside, index, jnp.asarray(-1, index_dtype))
-    y = lax.slice(
-        grid(ext, 0), [w - 1 for w in window], [w - 1 + n for w, n in zip(window, x.shape)]
-    )
-    return y, lambda dx, dcval: padded_select(dx, dcval, index, offsets, begins, ends, modes)
+    half = length // 2
+    index = lax.concatenate([part(0, half), part(half, length)], 0)
+    views = [lax.slice_in_dim(flat, a, a + length) for a in starts]
+    y = _combine(views, kind).reshape(out[0], *xp.shape[1:])
+    index = index.reshape(out[0], *xp.shape[1:])
+    return lax.slice(y, [0] * x.ndim, out), index
 
 
 def _selection_jvp(primals, tangents, **params):
     x, cval = primals
     y, tangent = _selection_linearize(x, cval, params)
     return y, tangent(*(ad.instantiate_zeros(t) for t in tangents))
+
+
+# selected(x, cval, index): for each output, the element of its window in
+# padded(x, cval) that ``index`` names (``offsets[index]``): the tangent of a
+# selection. The index covers the outputs (``index.shape[0]`` the output's rows, at
+# least the output's length on the other axes: ``_selection_index``'s flat view),
+# read only there. Its transpose (``_selected_transpose``) gathers over x itself.
+selected_p = Primitive("jaxpad_scipy_selected")
+
+
+def _out_shape(x_shape, begins, ends, window):
+    return [n + b + e - w + 1 for n, b, e, w in zip(x_shape, begins, ends, window)]
+
+
+def _selected_impl(x, cval, index, *, offsets, begins, ends, modes, window):
+    xp = padded(x, cval, begins, ends, modes)
+    out = _out_shape(x.shape, begins, ends, window)
+    index = lax.slice(index, [0] * x.ndim, out)
+    y = jnp.zeros(out, x.dtype)
+    for k, o in enumerate(offsets):
+        y = jnp.where(index == k, lax.slice(xp, o, tuple(a + n for a, n in zip(o, out))), y)
+    return y
+
+
+def _selected_jvp(primals, tangents, **params):
+    x, cval, index = primals
+    dx, dcval, _ = tangents
+    y = selected_p.bind(x, cval, index, **params)
+    dx, dcval = ad.instantiate_zeros(dx), ad.instantiate_zeros(dcval)
+    return y, selected_p.bind(dx, dcval, index, **params)
+
+
+def _gather_box(ct, index, offsets, window, lo, hi):
+    """``sum_k [index[q - o_k] == k] ct[q - o_k]`` over the padded positions q in
+    ``[lo, hi)``, from a piece of ``ct`` and ``index`` embedded in zeros and -1 (the
+    frame of the transpose: small arrays, or the whole of a small one)."""
+    out = ct.shape
+    shape = [h - a for a, h in zip(lo, hi)]
+    reach = [a - (w - 1) for a, w in zip(lo, window)]
+    c_lo = [min(max(0, r), n) for r, n in zip(reach, out)]
+    c_hi = [min(max(0, h), n) for h, n in zip(hi, out)]
+    if any(a >= b for a, b in zip(c_lo, c_hi)):
+        return jnp.zeros(shape, ct.dtype)
+    pads = [(a - r, h - b, 0) for r, a, b, h in zip(reach, c_lo, c_hi, hi)]
+    ctp = lax.pad(lax.slice(ct, c_lo, c_hi), jnp.zeros((), ct.dtype), pads)
+    indexp = lax.pad(lax.slice(index, c_lo, c_hi), jnp.asarray(-1, index.dtype), pads)
+    acc = jnp.zeros(shape, ct.dtype)
+    for k, o in enumerate(offsets):
+        s = [w - 1 - d for w, d in zip(window, o)]
+        e = [a + n for a, n in zip(s, shape)]
+        acc = acc + jnp.where(lax.slice(indexp, s, e) == k, lax.slice(ctp, s, e), 0)
+    return acc
+
+
+def _add_at(g, part, starts):
+    # In place: XLA:CPU updates g's buffer where g has no other reader.
+    return lax.dynamic_update_slice(g, lax.dynamic_slice(g, starts, part.shape) + part, starts)
+
+
+def _selected_transpose(ct, x, cval, index, *, offsets, begins, ends, modes, window):
+    """x's cotangent: ``g[j] = sum_k [index[j + b - o_k] == k] ct[j + b - o_k]`` over
+    x's own positions, then the pad's fold of what fell on the pad (thin strips).
+
+    The rows of x whose reads all lie inside ct and the index (all but the first and
+    last few) are one loop over x's shape: each window element one 1-D slice of the
+    flat views of ct and of the index, the reads past a row's end masked by the
+    column (the index's own rows past it are never read). The rest, the rows
+    ``[0, r0)`` and ``[r1, n)`` of x with the pad's rows before and after them, and
+    the pad's columns beside the rows between, each a strip of ct and the index
+    embedded in zeros, fold through jaxpad.pad's VJP on an array of 2 c rows along
+    the folded axis (as ``_taps._fold_axis``) and add into x's edges in place. The
+    previous transpose (padded_select's: ct zero-padded by the window, read with
+    the index over the outputs extended by the window, then the fold of the whole
+    padded array axis by axis) wrote the padded cotangent, the padded gradient and a
+    copy of it; with its index, the 3x3 median's VJP took 1.36x (float32) and 1.49x
+    (float64) this one's time at 1024x1024 (docs/performance.md, "scipy filters: the
+    selection VJP over x's shape")."""
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
+    if type(ct) is ad.Zero:
+        return _zero_ct(x), _zero_ct(cval), None
+    zero = jnp.zeros((), cval_aval.dtype)
+    if 0 in x_shape or not offsets:
+        return jnp.zeros(x_shape, ct.dtype), zero, None
+    nd = len(x_shape)
+    e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
+
+    def fold(frame, z_shape, z_begins, z_ends):
+        # The fold of a padded array given whole (frame): jaxpad.pad's VJP.
+        _, vjp = jax.vjp(
+            lambda z, c: padded(z, c, z_begins, z_ends, modes),
+            jnp.zeros(z_shape, frame.dtype),
+            zero,
+        )
+        return vjp(frame)
+
+    def result(g, cval_ct):
+        return (
+            g if ad.is_undefined_primal(x) else None,
+            cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
+            None,
+        )
+
+    n0 = x_shape[0]
+    strides = [int(np.prod(ct.shape[d + 1 :])) for d in range(nd)]
+    i_strides = [int(np.prod(index.shape[d + 1 :])) for d in range(nd)]
+    shifts = [sum((b - d) * s for b, d, s in zip(begins, o, strides)) for o in offsets]
+    i_shifts = [sum((b - d) * s for b, d, s in zip(begins, o, i_strides)) for o in offsets]
+
+    def rows_for(shift, stride):  # rows of x that a flat read shift keeps out of
+        return -(-max(0, shift) // stride)
+
+    # x's rows [r0, r1): every window read inside row range and inside the flat views.
+    r0 = max(
+        window[0] - 1 - begins[0],
+        max(rows_for(-s, strides[0]) for s in shifts),
+        max(rows_for(-s, i_strides[0]) for s in i_shifts),
+    )
+    r1 = min(
+        n0 - begins[0],
+        n0 - max(rows_for(s, strides[0]) for s in shifts),
+        index.shape[0] - max(rows_for(s, i_strides[0]) for s in i_shifts),
+    )
+    c0 = max(r0, n0 - r1, max(begins[0], ends[0]) + 1)
+    if tuple(ct.shape) != tuple(x_shape) or r1 <= r0 or n0 < 2 * c0:
+        # An output not of x's shape, or a short axis 0: the whole padded array.
+        g = _gather_box(ct, index, offsets, window, [0] * nd, e_shape)
+        return result(*fold(g, x_shape, begins, ends))
+    # x's rows [r0, r1), through the flat views.
+    rows = (r1 - r0, *x_shape[1:])
+    flat_ct, flat_index = ct.reshape(-1), index.reshape(-1)
+    masks: dict = {}
+    acc = None
+    for k, o in enumerate(offsets):
+        a = r0 * strides[0] + shifts[k]
+        c = lax.slice_in_dim(flat_ct, a, a + (r1 - r0) * strides[0]).reshape(rows)
+        a = r0 * i_strides[0] + i_shifts[k]
+        i = lax.slice_in_dim(flat_index, a, a + (r1 - r0) * i_strides[0])
+        hit = lax.slice(i.reshape(r1 - r0, *index.shape[1:]), [0] * nd, rows) == k
+        for d in range(1, nd):
+            s = begins[d] - o[d]
+            if s and (d, s) not in masks:
+                column = lax.broadcasted_iota(np.int32, rows, d) + s
+                masks[d, s] = (column >= 0) & (column < x_shape[d])
+            if s:
+                hit = hit & masks[d, s]
+        term = jnp.where(hit, c, 0)
+        acc = term if acc is None else acc + term
+    # Joined along axis 0 with zero rows (which XLA:CPU fuses into the loop), where
+    # an update of a zero buffer became a pad, whose loop it did not vectorise.
+    parts = [jnp.zeros((r0, *x_shape[1:]), ct.dtype)] if r0 else []
+    parts.append(acc)
+    if r1 < n0:
+        parts.append(jnp.zeros((n0 - r1, *x_shape[1:]), ct.dtype))
+    g = lax.concatenate(parts, 0) if len(parts) > 1 else acc
+    # The pad's rows before x's row r0 and after its row r1 (every column of the pad),
+    # folded as rows of an array of 2 c0 rows, added to x's first and last c0 rows.
+    b0, e0 = begins[0], ends[0]
+    top = _gather_box(ct, index, offsets, window, [0] * nd, [b0 + r0, *e_shape[1:]])
+    bottom = _gather_box(ct, index, offsets, window, [b0 + r1] + [0] * (nd - 1), e_shape)
+    middle = [2 * c0 + b0 + e0 - top.shape[0] - bottom.shape[0], *e_shape[1:]]
+    frame = lax.concatenate([top, jnp.zeros(middle, ct.dtype), bottom], 0)
+    folded, cval_ct = fold(frame, [2 * c0, *x_shape[1:]], begins, ends)
+    g = _add_at(g, lax.slice_in_dim(folded, 0, c0), [0] * nd)
+    g = _add_at(g, lax.slice_in_dim(folded, c0, 2 * c0), [n0 - c0] + [0] * (nd - 1))
+    for d in range(1, nd):
+        # The pad's positions along axis d in x's rows [r0, r1), x's range along the
+        # axes between, every position of the pad along those after.
+        b, e, n = begins[d], ends[d], x_shape[d]
+        if not (b or e):
+            continue
+        lo = [b0 + r0] + [begins[a] for a in range(1, d)]
+        hi = [b0 + r1] + [begins[a] + x_shape[a] for a in range(1, d)]
+        rest = list(e_shape[d + 1 :])
+        c = max(b, e) + 1
+        c = c if n >= 2 * c else 0  # 0: the whole axis
+        inner = 2 * c if c else n
+        pieces = []
+        if b:
+            pieces.append(
+                _gather_box(ct, index, offsets, window, [*lo, 0] + [0] * len(rest), [*hi, b, *rest])
+            )
+        pieces.append(jnp.zeros([r1 - r0, *x_shape[1:d], inner, *rest], ct.dtype))
+        if e:
+            pieces.append(
+                _gather_box(
+                    ct,
+                    index,
+                    offsets,
+                    window,
+                    [*lo, b + n] + [0] * len(rest),
+                    [*hi, b + n + e, *rest],
+                )
+            )
+        z_begins = [0] * d + [b, *begins[d + 1 :]]
+        z_ends = [0] * d + [e, *ends[d + 1 :]]
+        z_shape = [r1 - r0, *x_shape[1:d], inner, *x_shape[d + 1 :]]
+        folded, more = fold(lax.concatenate(pieces, d), z_shape, z_begins, z_ends)
+        cval_ct = cval_ct + more
+        at = [r0] + [0] * (nd - 1)
+        if not c:
+            g = _add_at(g, folded, at)
+            continue
+        g = _add_at(g, lax.slice_in_dim(folded, 0, c, axis=d), at)
+        at[d] = n - c
+        g = _add_at(g, lax.slice_in_dim(folded, c, 2 * c, axis=d), at)
+    return result(g, cval_ct)
+
+
+def _selected_batch(args, dims, *, offsets, begins, ends, modes, window):
+    x, cval, index = args
+    dx, dc, di = dims
+    params = dict(offsets=offsets, begins=begins, ends=ends, modes=modes, window=window)
+    if dc is not None:
+        fn = functools.partial(_selected_impl, **params)
+        return jax.vmap(fn, in_axes=(dx, dc, di))(x, cval, index), 0
+    size = x.shape[dx] if dx is not None else index.shape[di]
+    x = batching.bdim_at_front(x, dx, size)
+    index = batching.bdim_at_front(index, di, size)
+    return selected_p.bind(
+        x,
+        cval,
+        index,
+        offsets=tuple((0, *o) for o in offsets),
+        begins=(0, *begins),
+        ends=(0, *ends),
+        modes=(modes[0], *modes),
+        window=(1, *window),
+    ), 0
+
+
+selected_p.def_impl(_selected_impl)
+selected_p.def_abstract_eval(
+    lambda x, cval, index, *, begins, ends, window, **_: x.update(
+        shape=tuple(_out_shape(x.shape, begins, ends, window)), dtype=x.dtype
+    )
+)
+ad.primitive_jvps[selected_p] = _selected_jvp
+ad.primitive_transposes[selected_p] = _selected_transpose
+batching.primitive_batchers[selected_p] = _selected_batch
+mlir.register_lowering(selected_p, mlir.lower_fun(_selected_impl, multiple_results=False))
 
 
 def _selection_batch(args, dims, *, offsets, begins, ends, modes, kind, window):

@@ -9,9 +9,9 @@ pads before jaxpad's fold took 25-160x the forward's time for the Gaussians of
 docs/scipy.md (0.7-16x with this rule).
 
 The filters bind ``jaxpad_scipy_padded_taps`` (the pad and the taps as one primitive,
-so that its transpose can fold the pad's frame alone) and, for the tangents of the
-minimum, maximum and rank filters, ``jaxpad_scipy_padded_select`` (one element of
-each window, chosen by an index).
+so that its transpose can fold the pad's frame alone) and ``jaxpad_scipy_padded_passes``
+(the separable filters' 1-D passes); the minimum, maximum and rank filters' primitives
+live in ``_select.py``.
 """
 
 from __future__ import annotations
@@ -553,172 +553,6 @@ batching.primitive_batchers[padded_taps_p] = _padded_taps_batch
 mlir.register_lowering(padded_taps_p, mlir.lower_fun(_padded_taps_impl, multiple_results=False))
 
 
-# padded_select(x, cval, index) reads, for each output element, one element of its
-# window in padded(x, cval): the window element ``offsets[index]``. It is the tangent
-# of a minimum, maximum or rank filter, whose index says which element was selected.
-# ``index`` covers the output extended by (window - 1) on each side, -1 there: the
-# transpose's gather reads it so, and padding it there instead would put its whole
-# computation (the filter again) in a pad's loop, which XLA:CPU does not vectorise (the
-# 3x3 median's VJP took 22x its forward so; XLA turns an update of a filled buffer
-# back into that pad).
-padded_select_p = Primitive("jaxpad_scipy_padded_select")
-
-
-def padded_select(x, cval, index, offsets, begins, ends, modes):
-    """out[i] = padded(x, cval)[i + offsets[index[i + window - 1]]] (0 where the index
-    is not one of the offsets')."""
-    return padded_select_p.bind(
-        x,
-        jnp.asarray(cval, x.dtype),
-        index,
-        offsets=tuple(map(tuple, offsets)),
-        begins=tuple(begins),
-        ends=tuple(ends),
-        modes=tuple(modes),
-    )
-
-
-def _select_geometry(x_shape, index_shape, begins, ends):
-    """(the padded shape, window - 1, the output shape) of a padded_select."""
-    e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
-    margin = [i - n for i, n in zip(index_shape, e_shape)]
-    out = [n - m for n, m in zip(e_shape, margin)]
-    return e_shape, margin, out
-
-
-def _padded_select_impl(x, cval, index, *, offsets, begins, ends, modes):
-    xp = padded(x, cval, begins, ends, modes)
-    _, margin, out_shape = _select_geometry(x.shape, index.shape, begins, ends)
-    index = lax.slice(index, margin, [m + n for m, n in zip(margin, out_shape)])
-    out = jnp.zeros(out_shape, x.dtype)
-    for k, offset in enumerate(offsets):
-        view = lax.slice(xp, offset, tuple(o + n for o, n in zip(offset, out_shape)))
-        out = jnp.where(index == k, view, out)
-    return out
-
-
-def _padded_select_jvp(primals, tangents, **params):
-    x, cval, index = primals
-    dx, dcval, _ = tangents
-    out = padded_select_p.bind(x, cval, index, **params)
-    dx = ad.instantiate_zeros(dx)
-    dcval = ad.instantiate_zeros(dcval)
-    return out, padded_select_p.bind(dx, dcval, index, **params)
-
-
-def _padded_select_transpose(ct, x, cval, index, *, offsets, begins, ends, modes):
-    x_shape = _shape_of(x)
-    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
-    if type(ct) is ad.Zero:
-        return _zero_ct(x), _zero_ct(cval), None
-    if 0 in x_shape or not offsets:
-        return jnp.zeros(x_shape, ct.dtype), jnp.zeros((), cval_aval.dtype), None
-    e_shape, margin, _ = _select_geometry(x_shape, index.shape, begins, ends)
-    # e[q] = sum_k [index[q - offsets[k]] == k] ct[q - offsets[k]]: ct padded by
-    # (window - 1) with zeros, as the index already is (with -1).
-    index_padded = index
-    wide = [ax for ax, m in enumerate(margin) if m]
-    if len(wide) == 1 and ct.ndim >= 2 and wide[0] != ct.ndim - 1:
-        # One window axis, not the minor one (a min/max pass): each block of rows
-        # reads ct itself where the window lies inside it, and zero-padded strips of
-        # ct at its ends, joined by a concatenate along that axis, which XLA:CPU
-        # fuses; ct zero-padded whole was one more copy of it, and in float64 it took
-        # the VJP's temporaries past glibc's mmap threshold (maximum 9 at 1024x1024:
-        # 36.7 against 29.5 MiB, 52 against 28-42 ms; docs/scipy.md#performance).
-        a = wide[0]
-        m, n = margin[a], ct.shape[a]
-
-        def rows(s, t):
-            # Rows [s, t) along a of the transposed select: ct_padded's rows
-            # [s, t + m), i.e. ct's rows [s - m, t), zero where outside ct.
-            lo, hi = max(0, s - m), min(n, t)
-            part = lax.slice_in_dim(ct, lo, hi, axis=a)
-            if (lo - (s - m), t - hi) != (0, 0):
-                pads = [(0, 0, 0)] * ct.ndim
-                pads[a] = (lo - (s - m), t - hi, 0)
-                part = _embed(part, 0, pads)
-            out = list(e_shape)
-            out[a] = t - s
-            acc = jnp.zeros(out, ct.dtype)
-            for k, offset in enumerate(offsets):
-                o = offset[a]
-                i_lo = [0] * ct.ndim
-                i_lo[a] = s + m - o
-                i_hi = [lo_ + n_ for lo_, n_ in zip(i_lo, out)]
-                p_lo = [0] * ct.ndim
-                p_lo[a] = m - o
-                p_hi = [lo_ + n_ for lo_, n_ in zip(p_lo, out)]
-                acc = acc + jnp.where(
-                    lax.slice(index_padded, i_lo, i_hi) == k, lax.slice(part, p_lo, p_hi), 0
-                )
-            return acc
-
-        def block(axis, start, stop):
-            if axis is None:
-                start, stop = 0, e_shape[a]
-            cuts = sorted({start, stop, *(c for c in (m, n) if start < c < stop)})
-            pieces = [rows(s, t) for s, t in zip(cuts, cuts[1:])] or [rows(start, stop)]
-            return pieces[0] if len(pieces) == 1 else lax.concatenate(pieces, a)
-
-    else:
-        ct_padded = _embed(ct, 0, [(m, m, 0) for m in margin])
-
-        def block(axis, start, stop):
-            out = list(e_shape)
-            base = [0] * ct.ndim
-            if axis is not None:
-                out[axis] = stop - start
-                base[axis] = start
-            acc = jnp.zeros(out, ct.dtype)
-            for k, offset in enumerate(offsets):
-                lo = [s + m - o for s, m, o in zip(base, margin, offset)]
-                hi = [s + n for s, n in zip(lo, out)]
-                acc = acc + jnp.where(
-                    lax.slice(index_padded, lo, hi) == k, lax.slice(ct_padded, lo, hi), 0
-                )
-            return acc
-
-    g, cval_ct = _fold(block, e_shape, begins, ends, modes, jnp.zeros((), cval_aval.dtype))
-    return (
-        g if ad.is_undefined_primal(x) else None,
-        cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
-        None,
-    )
-
-
-def _padded_select_batch(args, dims, *, offsets, begins, ends, modes):
-    x, cval, index = args
-    dx, dc, di = dims
-    params = dict(offsets=offsets, begins=begins, ends=ends, modes=modes)
-    if dc is not None:
-        fn = functools.partial(_padded_select_impl, **params)
-        return jax.vmap(fn, in_axes=(dx, dc, di))(x, cval, index), 0
-    size = x.shape[dx] if dx is not None else index.shape[di]
-    x = batching.bdim_at_front(x, dx, size)
-    index = batching.bdim_at_front(index, di, size)
-    return padded_select_p.bind(
-        x,
-        cval,
-        index,
-        offsets=tuple((0, *o) for o in offsets),
-        begins=(0, *begins),
-        ends=(0, *ends),
-        modes=(modes[0], *modes),
-    ), 0
-
-
-padded_select_p.def_impl(_padded_select_impl)
-padded_select_p.def_abstract_eval(
-    lambda x, cval, index, *, begins, ends, **_: x.update(
-        shape=tuple(_select_geometry(x.shape, index.shape, begins, ends)[2]), dtype=x.dtype
-    )
-)
-ad.primitive_jvps[padded_select_p] = _padded_select_jvp
-ad.primitive_transposes[padded_select_p] = _padded_select_transpose
-batching.primitive_batchers[padded_select_p] = _padded_select_batch
-mlir.register_lowering(padded_select_p, mlir.lower_fun(_padded_select_impl, multiple_results=False))
-
-
 # padded_passes(x, cval) = 1-D correlations, one per axis, of padded(x, cval) padded
 # on every filtered axis at once: linear in (x, cval) together. A separable filter
 # padded per pass materializes a padded copy of each intermediate (one or two copies,
@@ -802,13 +636,20 @@ def _on_cpu(cpu) -> bool:
 # temporaries live at once (34 MiB for a float64 uniform filter of size 9 at
 # 128x128x128, past glibc's 32 MiB mmap threshold: page-faulted on every call; with
 # malloc pinned the filters took about half the time). Slab by slab, float64 at
-# 128x128x128 (16 MiB; temporaries 20-28 MiB forward, 20-42 VJP): gaussian sigma
-# 1/2/4 and uniform 3/9 took 0.44-0.87x the time forward and 0.29-0.83x VJP; float32
+# 128x128x128 (16 MiB; temporaries 20-28 MiB forward, 20-24 VJP): gaussian sigma
+# 1/2/4 and uniform 3/9 took 0.49-0.87x the time forward and 0.35-0.83x VJP; float32
 # there (8 MiB, 16-20 MiB of temporaries whole) took up to 1.8x longer so
 # (docs/performance.md, "scipy filters: 3-D passes on their own pads"). Slabs of about
 # 2 MiB, as the box filters' (_BOX_SLAB_TARGET in _select.py).
 _SLAB_BYTES = 15 << 20
 _SLAB_TARGET = 2 << 20
+# In the slab form's VJP, a first pass of at least this many taps transposes slab by
+# slab too, along the second pass' axis: whole, its zero-padded strips (as long as the
+# taps) took the VJP's temporaries to 29.5-42.5 MiB (float64 gaussian sigma 2-4 at
+# 128x128x128). Two loops took 0.71-0.77x the VJP's time for 25-33 taps, 1.0x for 21,
+# and 1.1-1.8x for 3-17 (docs/performance.md, "scipy filters: 3-D passes on their own
+# pads").
+_SLAB_FIRST_LOOP_TAPS_MIN = 21
 
 
 def _slab_rows(shape, itemsize: int, axis: int) -> int | None:
@@ -942,6 +783,12 @@ def _padded_passes_transpose(ct, x, cval, *, passes, begins, ends, modes):
         k_shape[axis] = len(w)
     weights = (tuple(k_shape), (((0,) * len(k_shape), 1.0),))  # the geometry only
     if (
+        len(passes) == 2
+        and min(len(w) for _, w in passes) >= _FULL_PASSES_TAPS_MIN
+        and all(isinstance(n, (int, np.integer)) for n in x_shape)
+    ):
+        return _full_passes_transpose(ct, x, cval, passes, begins, ends, modes)
+    if (
         len(x_shape) in _BAND_PASSES_NDIMS
         and _band_taken(x_shape, weights, begins, ends, x_shape, True, _BAND_PASSES_SHARE_MAX)
         and (k_shape[0] > _FUSED_TAPS_MAX or k_shape[0] * k_shape[-1] <= _BAND_PASSES_READS_MAX)
@@ -950,6 +797,44 @@ def _padded_passes_transpose(ct, x, cval, *, passes, begins, ends, modes):
         g = _band_passes_transpose(ct, passes, begins, ends, modes, tuple(k_shape))
         return (g if ad.is_undefined_primal(x) else None), _zero_ct(cval)
     return _padded_passes_fold(ct, x, cval, passes=passes, begins=begins, ends=ends, modes=modes)
+
+
+# Two passes (a 2-D filter, or a batch of them) of at least this many taps each
+# transpose over the whole zero-padded cotangent: the transposed passes, each one's
+# input written to memory first (taps_p's ``barrier``), then jaxpad's fold of the
+# frame, read from that result. The band form (below) made strips as long as the
+# taps: a gaussian of sigma 4 (33 taps) at 1024x1024 took 0.59x (float32) and 0.66x
+# (float64) the band form's VJP time so, sigma 3 (25 taps) 1.0x and 0.80x, sigma 2.5
+# (21) 1.03x and 0.89x; sigma 2 (17) 1.07x and 1.15x (docs/performance.md, "scipy
+# filters: the 2-D VJP of long passes").
+_FULL_PASSES_TAPS_MIN = 21
+
+
+def _full_passes_transpose(ct, x, cval, passes, begins, ends, modes):
+    """The transpose of a padded_passes of two long passes: the transposed passes over
+    ct zero-padded by each pass' length - 1, then the fold of the padded domain."""
+    x_shape = _shape_of(x)
+    cval_aval = cval.aval if ad.is_undefined_primal(cval) else jax.typeof(cval)
+    ndim = len(x_shape)
+    pads = [(0, 0, 0)] * ndim
+    for axis, w in passes:
+        pads[axis] = (len(w) - 1, len(w) - 1, 0)
+    full = _embed(ct, 0, pads)
+    for axis, w in reversed(passes):
+        out = list(full.shape)
+        out[axis] -= len(w) - 1
+        weights = _pass_key(ndim, axis, np.asarray(w)[::-1])
+        full = taps_p.bind(full, weights=weights, out_shape=tuple(out), barrier=True)
+    e_shape = [n + b + e for n, b, e in zip(x_shape, begins, ends)]
+
+    def block(axis, start, stop):
+        return full if axis is None else lax.slice_in_dim(full, start, stop, axis=axis)
+
+    g, cval_ct = _fold(block, e_shape, begins, ends, modes, jnp.zeros((), cval_aval.dtype))
+    return (
+        g if ad.is_undefined_primal(x) else None,
+        cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
+    )
 
 
 def _band_passes_transpose(ct, passes, begins, ends, modes, k_shape):
@@ -1065,7 +950,15 @@ def _padded_passes_fold(ct, x, cval, *, passes, begins, ends, modes):
             # reading that result itself between zero-padded strips of its ends (a
             # zero pad of the whole was a second full-size temporary).
             g = _slab_loop(ct, first, rows, lambda c: per_axis(c, passes[1:])[0])
-            g, cval_ct = per_axis(g, passes[:1], direct=True)
+            second = passes[1][0]
+            rows2 = _slab_rows(tuple(x_shape), np.dtype(ct.dtype).itemsize, second)
+            if rows2 is None or len(passes[0][1]) < _SLAB_FIRST_LOOP_TAPS_MIN:
+                g, cval_ct = per_axis(g, passes[:1], direct=True)
+            else:
+                # A long first pass' transpose slab by slab along the second pass'
+                # axis too (_SLAB_FIRST_LOOP_TAPS_MIN).
+                g = _slab_loop(g, second, rows2, lambda c: per_axis(c, passes[:1], direct=True)[0])
+                cval_ct = jnp.zeros((), cval_aval.dtype)
         return (
             g if ad.is_undefined_primal(x) else None,
             cval_ct.astype(cval_aval.dtype) if ad.is_undefined_primal(cval) else None,
