@@ -51,9 +51,9 @@ def taps(xp, weights: np.ndarray, out_shape: tuple[int, ...]):
 
 def _impl(xp, *, weights, out_shape, barrier=False, cpu=None):
     if barrier and _on_cpu(cpu):
-        # A transposed pass of a filter of _AXIS_PASSES_MIN passes or more: its
-        # zero-padded cotangent written to memory before the taps read it, as the
-        # forward's pads (_padded_passes_impl).
+        # A transposed pass of a filter of _AXIS_PASSES_MIN passes or more, or of two
+        # long ones (_FULL_PASSES_TAPS_MIN): its zero-padded cotangent written to
+        # memory before the taps read it, as the forward's pads (_padded_passes_impl).
         xp = lax.optimization_barrier(xp)
     _, entries = weights
     groups: dict[Any, list[tuple[bool, Any]]] = {}
