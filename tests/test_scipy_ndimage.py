@@ -1020,6 +1020,23 @@ def test_three_passes_slab_by_slab_on_large_arrays():
                                rtol=1e-12, atol=1e-12)  # fmt: skip
 
 
+def test_slab_forms_keep_off_axes_past_2_31():
+    # The slab loops' starts are int32: along an axis of 2**31 rows or more they would
+    # wrap and be clamped onto another slab, so those arrays keep the whole forms
+    # (lowered, not run).
+    x = jax.ShapeDtypeStruct((2**31 + 8, 2, 2), jnp.float32)
+    for fn in (
+        lambda v: ndimage.gaussian_filter(v, 1.0),
+        lambda v: jax.vjp(lambda u: ndimage.uniform_filter(u, 3), v)[1](v)[0],
+        lambda v: ndimage.maximum_filter(v, 3),
+    ):
+        assert "stablehlo.while" not in jax.jit(fn).lower(x).as_text()
+    # Just below, the slab loop is taken.
+    x = jax.ShapeDtypeStruct((2**20, 2, 2), jnp.float32)
+    lowered = jax.jit(lambda v: ndimage.gaussian_filter(v, 1.0)).lower(x)
+    assert "stablehlo.while" in lowered.as_text()
+
+
 def test_long_2d_passes_transpose_over_the_zero_padded_cotangent():
     # Two passes of 21 taps or more transpose over the whole zero-padded cotangent,
     # then fold the frame (_FULL_PASSES_TAPS_MIN in jaxpad/scipy/_taps.py); the band

@@ -65,6 +65,16 @@ def _gradients(src, ct, shape):
     return g.reshape(shape), ct[src < 0].sum()
 
 
+def _assert_vjp_is_the_oracle(f, x, cval, ct, mode, want_y, want_x, want_c):
+    """f(x, cval)'s value and VJP against the brute force's, jitted."""
+    y, pull = jax.vjp(jax.jit(f), x, cval)
+    got_x, got_c = jax.jit(pull)(ct)
+    np.testing.assert_array_equal(y, want_y)
+    np.testing.assert_allclose(got_x, want_x, rtol=1e-12, atol=1e-12)
+    if mode == "constant":
+        np.testing.assert_allclose(got_c, want_c, rtol=1e-12, atol=1e-12)
+
+
 def _tied(rng, shape):
     """Few distinct values (many ties), with -0.0 beside 0.0, infinities and NaNs."""
     x = rng.integers(-1, 2, shape).astype(np.float64)
@@ -97,12 +107,7 @@ def test_extreme_pass_vjp_is_the_first_winner(mode, size):
             def f(x, c, fn=fn, axis=axis, origin=origin):
                 return fn(x, size, axis, mode=mode, cval=c, origin=origin)
 
-            y, pull = jax.vjp(jax.jit(f), x, cval)
-            got_x, got_c = jax.jit(pull)(ct)
-            np.testing.assert_array_equal(y, want_y)
-            np.testing.assert_allclose(got_x, want_x, rtol=1e-12, atol=1e-12)
-            if mode == "constant":
-                np.testing.assert_allclose(got_c, want_c, rtol=1e-12, atol=1e-12)
+            _assert_vjp_is_the_oracle(f, x, cval, ct, mode, want_y, want_x, want_c)
             # The JVP is the same selection: its Jacobian is the VJP's.
             fwd = jax.jit(jax.jacfwd(lambda x, f=f, c=cval: f(x, c)))(x)
             rev = jax.jit(jax.jacrev(lambda x, f=f, c=cval: f(x, c)))(x)
@@ -189,12 +194,7 @@ def test_selected_vjp_over_x_is_the_first_equal_element(mode, case):
             return ndimage.median_filter(x, footprint=fp, mode=mode, cval=c, origin=origins)
         return ndimage.rank_filter(x, rank, footprint=fp, mode=mode, cval=c, origin=origins)
 
-    y, pull = jax.vjp(jax.jit(f), x, cval)
-    got_x, got_c = jax.jit(pull)(ct)
-    np.testing.assert_array_equal(y, want_y)
-    np.testing.assert_allclose(got_x, want_x, rtol=1e-12, atol=1e-12)
-    if mode == "constant":
-        np.testing.assert_allclose(got_c, want_c, rtol=1e-12, atol=1e-12)
+    _assert_vjp_is_the_oracle(f, x, cval, ct, mode, want_y, want_x, want_c)
     # The JVP reads the same index: its product with ct is the VJP's.
     dx = rng.standard_normal(shape)
     tangent = jax.jit(lambda x, dx: jax.jvp(lambda x: f(x, cval), (x,), (dx,))[1])(x, dx)

@@ -452,7 +452,7 @@ def _slab_form(shape, itemsize, passes) -> bool:
         len(shape) >= 2
         and all(isinstance(n, (int, np.integer)) for n in shape)  # not symbolic
         and 0 not in shape
-        and shape[0] >= 2
+        and 2 <= shape[0] <= np.iinfo(np.int32).max  # int32 slab starts (no wrap)
         and len(inner) >= 2
         and axes[: len(inner)] == inner  # the pass along axis 0 (if any) comes last
         and int(np.prod(shape)) * itemsize >= _BOX_SLAB_BYTES

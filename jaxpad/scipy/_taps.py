@@ -642,6 +642,7 @@ def _on_cpu(cpu) -> bool:
 # (docs/performance.md, "scipy filters: 3-D passes on their own pads"). Slabs of about
 # 2 MiB, as the box filters' (_BOX_SLAB_TARGET in _select.py).
 _SLAB_BYTES = 15 << 20
+_INT32_MAX = int(np.iinfo(np.int32).max)
 _SLAB_TARGET = 2 << 20
 # In the slab form's VJP, a first pass of at least this many taps transposes slab by
 # slab too, along the second pass' axis: whole, its zero-padded strips (as long as the
@@ -658,7 +659,9 @@ def _slab_rows(shape, itemsize: int, axis: int) -> int | None:
         return None  # symbolic or empty
     nbytes = int(np.prod(shape)) * itemsize
     n = shape[axis]
-    if nbytes < _SLAB_BYTES or n < 2:
+    if nbytes < _SLAB_BYTES or n < 2 or n > _INT32_MAX:
+        # The loop's slab starts are int32: past 2**31 rows they would wrap and
+        # dynamic_slice would clamp them to another slab.
         return None
     h = max(1, min(n, _SLAB_TARGET // (nbytes // n)))
     return h if h < n else None
