@@ -35,8 +35,10 @@ def run_on_cpu_devices(count: int, *targets: str, timeout: int = 540) -> str:
     returns its output, or fails with the end of it if any test failed or none ran."""
     env = dict(os.environ, JAX_NUM_CPU_DEVICES=str(count), JAX_PLATFORMS="cpu")
     result = subprocess.run(
+        # addopts cleared (no xdist workers here), but pytest-benchmark's plugin stays
+        # off as there: where installed, it warns that xdist is loaded, an error here.
         [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
-        + list(targets),
+        + ["-p", "no:benchmark", *targets],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -215,10 +215,23 @@ def _extreme_linearize(x, cval, params):
         # evaluated again at each window read (docs/scipy.md#performance).
         half = x.shape[-1] // 2
         reach = size - 1 if axis == last else 0
-        parts = [
-            _arg_extreme(lax.slice_in_dim(xp, start, stop, axis=last), size, axis, minimum)
+        halves = [
+            lax.slice_in_dim(xp, start, stop, axis=last)
             for start, stop in ((0, half + reach), (half, xp.shape[last]))
         ]
+        n, b = x.shape[-1], begins[last]
+        if axis == last and isinstance(n, int) and b <= half and half + reach - b <= n:
+            # Along the minor axis each half is its side of the pad and x's columns,
+            # joined: sliced from the whole pad, XLA:CPU wrote all of x twice, beside
+            # each side of the pad (8.25 MiB each in float32 at 128x128x128, where the
+            # VJP's temporaries came to 32.9 MiB, past glibc's mmap threshold: maximum
+            # 9 took 34 against 23.6 ms so; docs/performance.md, "the maximum filters'
+            # VJP").
+            halves = [
+                lax.concatenate([halves[0][..., :b], x[..., : half + reach - b]], last),
+                lax.concatenate([x[..., half - b :], halves[1][..., n - half + b :]], last),
+            ]
+        parts = [_arg_extreme(v, size, axis, minimum) for v in halves]
         y = lax.concatenate([p[0] for p in parts], last)
         index = lax.concatenate([p[1] for p in parts], last)
     else:
