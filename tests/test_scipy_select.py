@@ -110,6 +110,8 @@ def test_extreme_pass_vjp_is_the_first_winner(mode, size):
                 return fn(x, size, axis, mode=mode, cval=c, origin=origin)
 
             _assert_vjp_is_the_oracle(f, x, cval, ct, mode, want_y, want_x, want_c)
+            if ndim == 3:
+                continue  # Jacobians of up to 9**3 x 9**3: the 1-D and 2-D ones suffice
             # The JVP is the same selection: its Jacobian is the VJP's.
             fwd = jax.jit(jax.jacfwd(lambda x, f=f, c=cval: f(x, c)))(x)
             rev = jax.jit(jax.jacrev(lambda x, f=f, c=cval: f(x, c)))(x)
