@@ -301,9 +301,9 @@ def test_small_extreme_vjp_has_no_index():
 
 def test_minor_axis_index_pass_writes_its_pad_once():
     # The index of a min/max pass along the minor axis is computed in two halves, each
-    # from its own edge of the pad and x's columns: sliced from the whole pad, XLA:CPU
-    # wrote the padded x twice (its temporaries at 128x128x128 in float32 came to 32.9
-    # MiB, past glibc's mmap threshold; docs/performance.md).
+    # from its own side of the pad and x's columns: sliced from the whole pad, XLA:CPU
+    # wrote all of x twice, beside each side (its temporaries at 128x128x128 in float32
+    # came to 32.9 MiB, past glibc's mmap threshold; docs/performance.md).
     if jax.default_backend() != "cpu":
         pytest.skip("XLA:CPU's program")
     x = jnp.zeros((64, 128), jnp.float32)
