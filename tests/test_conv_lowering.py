@@ -1,4 +1,4 @@
-"""Tests for jaxpad/_lowering/conv.py: the conv planner's rules, one test each, and the
+"""Tests for jaxpad/_lowering/conv/: the conv planner's rules, one test each, and the
 values and gradients of every form against the plain one (pad, then VALID conv) and an
 oracle (numpy's pad, then lax's VALID conv)."""
 
@@ -17,6 +17,7 @@ import jaxpad
 from jaxpad._compat import CONV_FORMS_SECOND_DERIVATIVES_WRONG
 from jaxpad._lowering import conv as _conv_lowering
 from jaxpad._lowering.conv import ConvPlan, build_conv, plan_conv
+from jaxpad._lowering.conv import _program as _conv_program
 from tests.cases import MODES
 from tests.oracles import numpy_pad
 
@@ -994,7 +995,7 @@ def test_batched_planning_plans_the_shape_vmap_gives_it(monkeypatch):
         seen.append(tuple(x_shape))
         return plan_conv_(x_shape, *args, **kwargs)
 
-    monkeypatch.setattr(_conv_lowering, "plan_conv", spy)
+    monkeypatch.setattr(_conv_program, "plan_conv", spy)  # where the plans are made
     dn = ("NHWC", "OIHW", "NCHW")  # mixed layouts: the batch axis moves
     x_shape, k_shape, pads, strides = (1, 7, 6, 4), (5, 4, 3, 3), [(1, 1), (2, 0)], (1, 2)
     numbers = _numbers(x_shape, k_shape, dn)
@@ -1155,7 +1156,7 @@ def test_layers_go_through_the_planner(monkeypatch):
         calls.append(plan.form)
         return plan
 
-    monkeypatch.setattr(_conv_lowering, "plan_conv", spy)
+    monkeypatch.setattr(_conv_program, "plan_conv", spy)  # where the plans are made
     x = jnp.ones((6, 6, 4), jnp.float32)
     nnx = pytest.importorskip("flax.nnx")  # flax needs a newer JAX than the oldest
 
