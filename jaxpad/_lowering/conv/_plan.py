@@ -1,11 +1,17 @@
-"""The conv planner: ``ConvPlan``, the tuning constants and ``plan_conv``, which picks a
-form from static facts only. Pure NumPy: nothing here builds an op.
+"""The conv planner: ``ConvPlan``, the tuning constants and the rules, as data.
+
+``plan_conv`` reads the static facts of one convolution (``ConvRequest``) and asks each
+rule of ``RULES`` in turn; the first that names a plan decides it, and a convolution no
+rule takes keeps the plain form. Each rule is one small function whose comment names
+the table in docs/performance.md ("Convolutions") that set it, and each has its test in
+tests/test_conv_lowering.py. Pure NumPy: nothing here builds an op.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -162,6 +168,449 @@ def conv_padding(pads, mode, lhs_dilation):
     return [(0, 0)] * len(pads), True
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class ConvRequest:
+    """The static facts of one convolution that ``plan_conv`` is asked to plan: its
+    arguments as given, and (computed when a rule first reads them, after the rules
+    that keep symbolic sizes off them) what the rules derive from them."""
+
+    x_shape: Sequence[Any]
+    kernel_shape: Sequence[Any]
+    numbers: lax.ConvDimensionNumbers
+    pads: Sequence[tuple[int, int]]
+    mode: str
+    strides: tuple[int, ...]
+    lhs_dilation: tuple[int, ...]
+    rhs_dilation: tuple[int, ...]
+    feature_group_count: int
+    dtype: np.dtype
+    out_dtype: np.dtype
+    default_conv: bool
+    sharded: bool
+    platform: str | None
+
+    @property
+    def spatial(self) -> int:
+        return len(self.numbers.lhs_spec) - 2
+
+    @cached_property
+    def window(self) -> list[int]:
+        return [int(self.kernel_shape[a]) for a in self.numbers.rhs_spec[2:]]
+
+    @cached_property
+    def spans(self) -> list[int]:
+        return [d * (k - 1) + 1 for k, d in zip(self.window, self.rhs_dilation)]
+
+    @cached_property
+    def padding(self) -> list[tuple[int, ...]]:
+        """The convolution's own padding once the input is padded in the mode."""
+        return conv_padding(self.pads, self.mode, self.lhs_dilation)[0]
+
+    @cached_property
+    def features(self) -> int:
+        return int(self.x_shape[self.numbers.lhs_spec[1]])
+
+    @cached_property
+    def kernel_in(self) -> int:
+        return int(self.kernel_shape[self.numbers.rhs_spec[1]])
+
+    @cached_property
+    def kernel_out(self) -> int:
+        return int(self.kernel_shape[self.numbers.rhs_spec[0]])
+
+    @cached_property
+    def sizes(self) -> list[int]:
+        return [int(self.x_shape[a]) for a in self.numbers.lhs_spec[2:]]
+
+    @property
+    def undilated_input(self) -> bool:
+        return all(d == 1 for d in self.lhs_dilation)
+
+    @property
+    def undilated_kernel(self) -> bool:
+        return all(d == 1 for d in self.rhs_dilation)
+
+    @property
+    def strided(self) -> bool:
+        return any(s != 1 for s in self.strides)
+
+    @cached_property
+    def taps(self) -> int:
+        return int(np.prod(self.window))
+
+    @property
+    def depthwise(self) -> bool:
+        return (
+            self.feature_group_count == self.features
+            and self.kernel_in == 1
+            and self.kernel_out == self.features
+        )
+
+    @property
+    def elementwise(self) -> bool:
+        """A dtype the forms of shifted multiply-adds accumulate in, as lax's would."""
+        return self.dtype in _SHIFTED_DTYPES and self.out_dtype == self.dtype
+
+    @property
+    def channels_last(self) -> bool:
+        # The forms that work channels-last were measured in NHWC only (NCHW would add
+        # two transposes).
+        last = len(self.x_shape) - 1
+        return self.numbers.lhs_spec[1] == last and self.numbers.out_spec[1] == last
+
+    @cached_property
+    def wide(self) -> list[int]:
+        """The spatial axes whose window is wider than 1."""
+        return [i for i, span in enumerate(self.spans) if span > 1]
+
+    @property
+    def non_negative_pads(self) -> bool:
+        return all(lo >= 0 and hi >= 0 for lo, hi in self.pads)
+
+    @property
+    def all_zero_padding(self) -> bool:
+        """The convolution's own padding is all zero (XLA:CPU's slow path)."""
+        return all(lo == 0 and hi == 0 for lo, hi in self.padding)
+
+    @property
+    def padded_elements(self) -> int:
+        """Elements of the input padded in the mode."""
+        elements = int(self.x_shape[self.numbers.lhs_spec[0]]) * self.features
+        for n, (lo, hi) in zip(self.sizes, self.pads):
+            elements *= max(n + lo + hi, 0)
+        return elements
+
+
+Rule = Callable[[ConvRequest], ConvPlan | None]
+
+
+# The rules, in the order they are asked. Each returns a plan, or None to pass.
+
+
+def unmeasured_platform(c: ConvRequest) -> ConvPlan | None:
+    # Nobody measured GPU or TPU: the plain form, as Flax builds it.
+    if c.platform != "cpu":
+        return ConvPlan("plain", reason="unmeasured platform: pad, then conv (as Flax)")
+    return None
+
+
+def jax_before_0_8(c: ConvRequest) -> ConvPlan | None:
+    # Before jax 0.8 some of the other forms' second derivatives were wrong
+    # (jaxpad/_compat.py).
+    if CONV_FORMS_SECOND_DERIVATIVES_WRONG:
+        return ConvPlan("plain", reason="jax < 0.8: the other forms' second derivatives")
+    return None
+
+
+def symbolic_sizes(c: ConvRequest) -> ConvPlan | None:
+    # The forms slice and pad by static sizes.
+    if _is_symbolic(c.x_shape) or _is_symbolic(c.kernel_shape):
+        return ConvPlan("plain", reason="symbolic sizes")
+    return None
+
+
+def callers_conv(c: ConvRequest) -> ConvPlan | None:
+    # A caller's own conv function or arguments lax's planner cannot see through: called
+    # as given.
+    if not c.default_conv:
+        return ConvPlan("plain", reason="a caller's own conv function or arguments")
+    return None
+
+
+def sharded_operands(c: ConvRequest) -> ConvPlan | None:
+    # The forms' slices would need the mesh axis to divide the sizes they change.
+    if c.sharded:
+        return ConvPlan("plain", reason="explicitly sharded operands")
+    return None
+
+
+def window_does_not_fit(c: ConvRequest) -> ConvPlan | None:
+    if any(n + lo + hi < span for n, (lo, hi), span in zip(c.sizes, c.pads, c.spans)):
+        # No output: lax's own error (or empty result) for it, as before.
+        return ConvPlan("plain", reason="the window does not fit the padded input")
+    return None
+
+
+def depthwise_shifted(c: ConvRequest) -> ConvPlan | None:
+    # Table "Depthwise convolutions": the shifted taps beat lax's depthwise conv
+    # forward and backward up to 7x7 at stride 1, up to 5x5 at stride 2.
+    if (
+        c.depthwise
+        and c.features > 1
+        and c.undilated_input
+        and c.elementwise
+        and 1 < c.taps <= (SHIFTED_MAX_TAPS_STRIDED if c.strided else SHIFTED_MAX_TAPS)
+    ):
+        return ConvPlan("shifted", reason="depthwise, at most 7x7 taps (strided: 5x5)")
+    return None
+
+
+def _few_channels_per_group(c: ConvRequest) -> bool:
+    # Table "Grouped convolutions": XLA:CPU's grouped conv's gradient is 50-100x
+    # slower than the block-diagonal ungrouped one. Measured in 2-D at 3x3, stride 1.
+    return (
+        c.feature_group_count > 1
+        and c.spatial == 2
+        and not c.depthwise
+        and 2 <= c.kernel_in <= GROUPED_MAX_GROUP_FEATURES
+        and c.kernel_out // c.feature_group_count <= GROUPED_MAX_GROUP_FEATURES
+        and c.undilated_input
+        and not c.strided
+        and c.elementwise
+        and 1 < c.taps <= GROUPED_MAX_TAPS
+    )
+
+
+def grouped_taps(c: ConvRequest) -> ConvPlan | None:
+    # Table "Grouped convolutions": the grouped taps' value is 0.2x of lax's with 4
+    # channels per group in NHWC and lost in NCHW; the block-diagonal gradient.
+    if (
+        _few_channels_per_group(c)
+        and c.channels_last
+        and c.kernel_in <= GROUPED_TAPS_MAX_GROUP_FEATURES
+    ):
+        return ConvPlan(
+            "grouped_taps",
+            reason="grouped, 2-4 channels per group, channels last, 3x3, stride 1",
+            tangent="block_diagonal",
+        )
+    return None
+
+
+def grouped_block_diagonal(c: ConvRequest) -> ConvPlan | None:
+    # Table "Grouped convolutions": lax's value (the grouped taps lost at 8 channels per
+    # group and channels first), the block-diagonal gradient.
+    if _few_channels_per_group(c):
+        return ConvPlan(
+            "plain",
+            reason="grouped, at most 8 channels per group, 3x3, stride 1: lax's value",
+            tangent="block_diagonal",
+        )
+    return None
+
+
+def pointwise_matmul(c: ConvRequest) -> ConvPlan | None:
+    # Table "Pointwise convolutions": a 1x1 convolution as one matrix product measured
+    # 0.5-1.0x forward and 0.1-0.4x gradient of lax's 1x1 conv (NHWC, 2-D).
+    if (
+        c.taps == 1
+        and c.spatial == 2
+        and c.channels_last
+        and c.feature_group_count == 1
+        and c.undilated_input
+        and not c.strided
+        and c.dtype in _SHIFTED_DTYPES
+    ):
+        return ConvPlan("matmul", reason="1x1, ungrouped, stride 1, channels last")
+    return None
+
+
+def strided_border(c: ConvRequest) -> ConvPlan | None:
+    # Table "The strided border": strided 3x3 channels-last after a pad in a mode, the
+    # zero-padded conv plus the border recomputed from strips won the value against the
+    # extra zero (no pass over the input for the pad). Table "Strided derivatives": the
+    # kernel's in the ghost form won at every shape measured; the input's in the border
+    # form won where no output reads the high pad and lost where one does (odd sizes at
+    # stride 2), where the plain form's is kept.
+    if not (
+        c.spatial == 2
+        and c.strided
+        and c.feature_group_count == 1
+        and c.undilated_input
+        and c.undilated_kernel
+        and c.channels_last
+        and c.mode != "constant"
+        and c.non_negative_pads
+        and all(1 < k <= BORDER_MAX_WINDOW for k in c.window)
+        and c.elementwise
+    ):
+        return None
+    if _reads_a_high_pad(c.sizes, c.pads, c.spans, c.strides):
+        return ConvPlan(
+            "border",
+            reason="2-D, strided, 3x3, channels last, in a mode, a high band: "
+            "input derivatives plain, kernel's ghost",
+            tangent="plain",
+            kernel_tangent="ghost",
+        )
+    return ConvPlan(
+        "border",
+        reason="2-D, strided, 3x3, channels last, in a mode: input derivatives "
+        "border, kernel's ghost",
+        tangent="border",
+        kernel_tangent="ghost",
+    )
+
+
+def _zero_padded_wide(c: ConvRequest) -> bool:
+    # Table "Padded convolutions": an all-zero padding is XLA:CPU's slow path for a
+    # window wider than 1 in 2-D and 3-D; in 1-D (1.3x forward, 3x gradient at
+    # (16, 1024, 64)) the plain form won.
+    return bool(
+        c.wide
+        and c.spatial >= 2
+        and c.feature_group_count == 1
+        and c.undilated_input
+        and c.all_zero_padding
+    )
+
+
+def strided_tiling_ghost_kernel(c: ConvRequest) -> ConvPlan | None:
+    # Table "Strided derivatives": where the windows tile the padded input exactly
+    # (its size minus the window a multiple of the stride on every axis), the plain
+    # form's kernel gradient is a convolution with an all-zero padding, XLA:CPU's
+    # slow path; the ghost form's kernel derivatives won there at 5x5 (channels
+    # last) and lost elsewhere.
+    if (
+        _zero_padded_wide(c)
+        and c.strided
+        and c.spatial == 2
+        and c.channels_last
+        and c.mode != "constant"
+        and c.non_negative_pads
+        and c.undilated_kernel
+        and all(k <= GHOST_KERNEL_MAX_WINDOW for k in c.window)
+        and all(
+            (n + lo + hi - k) % s == 0
+            for n, (lo, hi), k, s in zip(c.sizes, c.pads, c.window, c.strides)
+        )
+        and c.elementwise
+    ):
+        return ConvPlan(
+            "pad_slice",
+            c.wide[0],
+            reason="2-D, strided, channels last, windows tiling the padded input: "
+            "input derivatives plain, kernel's ghost",
+            tangent="plain",
+            kernel_tangent="ghost",
+        )
+    return None
+
+
+def strided_pad_slice(c: ConvRequest) -> ConvPlan | None:
+    # Table "Strided convolutions": strided, the extra zero won the value but not the
+    # derivatives, which stay the plain form's.
+    if _zero_padded_wide(c) and c.strided:
+        return ConvPlan(
+            "pad_slice",
+            c.wide[0],
+            reason="2-D/3-D, ungrouped, strided, all-zero conv padding: derivatives plain",
+            tangent="plain",
+        )
+    return None
+
+
+def stem_rows(c: ConvRequest) -> ConvPlan | None:
+    # Table "Stem convolutions": with a few input channels the padded conv's
+    # input gradient is slow in every conv form; the rows stacked into the
+    # features are not.
+    if not (
+        _zero_padded_wide(c)
+        and not c.strided
+        and c.spatial == 2
+        and c.channels_last
+        and c.kernel_in <= ROWS_MAX_FEATURES
+        and c.window[0] > 1
+        and c.undilated_kernel
+        and c.elementwise
+    ):
+        return None
+    # Table "Stem derivatives": up to 3x3 the kernel's derivatives in the value's
+    # form (the extra zero) beat the rows'; at 5x5 and 7x7 they did not.
+    if all(k <= STEM_KERNEL_PAD_SLICE_MAX_WINDOW for k in c.window):
+        return ConvPlan(
+            "pad_slice",
+            c.wide[0],
+            reason="2-D, at most 4 input channels, channels last, 3x3: input "
+            "derivatives as rows, kernel's pad_slice",
+            tangent="rows",
+            kernel_tangent="pad_slice",
+        )
+    return ConvPlan(
+        "pad_slice",
+        c.wide[0],
+        reason="2-D, at most 4 input channels, channels last: derivatives as rows",
+        tangent="rows",
+    )
+
+
+def _banded_value(c: ConvRequest) -> bool:
+    # Table "The banded value": 3x3 channels-last in a mode, up to 64 channels, the
+    # first axis's pads as the convolution's own zeros and its border rows from
+    # strips beat the extra zero's value (one pass for the pad instead of two, and
+    # no slice); the derivatives stay the extra zero's (the frame's where it applies).
+    return (
+        c.spatial == 2
+        and c.channels_last
+        and c.mode != "constant"
+        and c.non_negative_pads
+        and c.undilated_kernel
+        and all(k == BANDED_WINDOW for k in c.window)
+        and max(c.kernel_in, c.kernel_out) <= BANDED_MAX_FEATURES
+        and c.sizes[0] >= c.spans[0]
+        and c.elementwise
+    )
+
+
+def _framed_tangent(c: ConvRequest) -> bool:
+    # Table "The input gradient's frame": reverse mode of the VALID conv is one
+    # convolution whose output (the padded input) is larger than its input,
+    # which XLA:CPU keeps off YNNPACK; the "SAME" one plus the frame's strips
+    # won at 3x3 channels-last, and channels-first from 8 MiB.
+    return (
+        c.spatial == 2
+        and (c.channels_last or c.padded_elements >= FRAMED_CHANNELS_FIRST_MIN_ELEMENTS)
+        and c.dtype == np.dtype(np.float32)
+        and c.out_dtype == c.dtype
+        and all(k == FRAMED_WINDOW for k in c.window)
+        and min(c.kernel_in, c.kernel_out) >= FRAMED_MIN_FEATURES
+    )
+
+
+def stride_one_pad_slice(c: ConvRequest) -> ConvPlan | None:
+    # Table "Padded convolutions": pad then VALID conv 2.3-4.2x forward; one extra zero
+    # on the first wide spatial axis 1.0-1.3x. The value banded where that rule applies,
+    # the input's derivatives framed where that one does.
+    if not (_zero_padded_wide(c) and not c.strided):
+        return None
+    value = "banded" if _banded_value(c) else "pad_slice"
+    banded = ", banded value" if value == "banded" else ""
+    if _framed_tangent(c):
+        return ConvPlan(
+            value,
+            c.wide[0],
+            reason="2-D, 3x3, float32, 32+ channels, channels last or 8 MiB: framed" + banded,
+            tangent="framed",
+        )
+    return ConvPlan(
+        value,
+        c.wide[0],
+        reason="2-D/3-D, ungrouped, stride 1, all-zero conv padding" + banded,
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    unmeasured_platform,
+    jax_before_0_8,
+    symbolic_sizes,
+    callers_conv,
+    sharded_operands,
+    window_does_not_fit,
+    depthwise_shifted,
+    grouped_taps,
+    grouped_block_diagonal,
+    pointwise_matmul,
+    strided_border,
+    strided_tiling_ghost_kernel,
+    strided_pad_slice,
+    stem_rows,
+    stride_one_pad_slice,
+)
+
+# What no rule takes.
+NO_RULE = ConvPlan("plain", reason="no measured form beats pad, then conv")
+
+
 def plan_conv(
     x_shape: Sequence[Any],
     kernel_shape: Sequence[Any],
@@ -188,249 +637,25 @@ def plan_conv(
     forms' slices would need that axis to divide sizes they change.
     """
     spatial = len(numbers.lhs_spec) - 2
-    strides = tuple(strides)
-    lhs_dilation = tuple(lhs_dilation or (1,) * spatial)
-    rhs_dilation = tuple(rhs_dilation or (1,) * spatial)
-    if platform != "cpu":
-        return ConvPlan("plain", reason="unmeasured platform: pad, then conv (as Flax)")
-    if CONV_FORMS_SECOND_DERIVATIVES_WRONG:
-        return ConvPlan("plain", reason="jax < 0.8: the other forms' second derivatives")
-    if _is_symbolic(x_shape) or _is_symbolic(kernel_shape):
-        return ConvPlan("plain", reason="symbolic sizes")
-    if not default_conv:
-        return ConvPlan("plain", reason="a caller's own conv function or arguments")
-    if sharded:
-        return ConvPlan("plain", reason="explicitly sharded operands")
-    window = [int(kernel_shape[a]) for a in numbers.rhs_spec[2:]]
-    spans = [d * (k - 1) + 1 for k, d in zip(window, rhs_dilation)]
-    padding, _ = conv_padding(pads, mode, lhs_dilation)
     dtype = np.dtype(dtype)
-    out_dtype = dtype if preferred_element_type is None else np.dtype(preferred_element_type)
-    features = int(x_shape[numbers.lhs_spec[1]])
-    kernel_in = int(kernel_shape[numbers.rhs_spec[1]])
-    kernel_out = int(kernel_shape[numbers.rhs_spec[0]])
-    undilated_input = all(d == 1 for d in lhs_dilation)
-    sizes = [int(x_shape[a]) for a in numbers.lhs_spec[2:]]
-    if any(n + lo + hi < span for n, (lo, hi), span in zip(sizes, pads, spans)):
-        # No output: lax's own error (or empty result) for it, as before.
-        return ConvPlan("plain", reason="the window does not fit the padded input")
-    depthwise = feature_group_count == features and kernel_in == 1 and kernel_out == features
-    # Table "Depthwise convolutions": the shifted taps beat lax's depthwise conv
-    # forward and backward up to 7x7 at stride 1, up to 5x5 at stride 2.
-    strided = any(s != 1 for s in strides)
-    taps = int(np.prod(window))
-    elementwise = dtype in _SHIFTED_DTYPES and out_dtype == dtype
-    if (
-        depthwise
-        and features > 1
-        and undilated_input
-        and elementwise
-        and 1 < taps <= (SHIFTED_MAX_TAPS_STRIDED if strided else SHIFTED_MAX_TAPS)
-    ):
-        return ConvPlan("shifted", reason="depthwise, at most 7x7 taps (strided: 5x5)")
-    # Table "Grouped convolutions": XLA:CPU's grouped conv's gradient is 50-100x
-    # slower than the block-diagonal ungrouped one; the grouped taps' value is 0.2x of
-    # lax's with 4 channels per group in NHWC and lost in NCHW. Measured in 2-D at 3x3,
-    # stride 1.
-    group_out = kernel_out // feature_group_count
-    # The forms that work channels-last were measured in NHWC only (NCHW would add two
-    # transposes).
-    channels_last = (
-        numbers.lhs_spec[1] == len(x_shape) - 1 and numbers.out_spec[1] == len(x_shape) - 1
+    request = ConvRequest(
+        x_shape=x_shape,
+        kernel_shape=kernel_shape,
+        numbers=numbers,
+        pads=pads,
+        mode=mode,
+        strides=tuple(strides),
+        lhs_dilation=tuple(lhs_dilation or (1,) * spatial),
+        rhs_dilation=tuple(rhs_dilation or (1,) * spatial),
+        feature_group_count=feature_group_count,
+        dtype=dtype,
+        out_dtype=dtype if preferred_element_type is None else np.dtype(preferred_element_type),
+        default_conv=default_conv,
+        sharded=sharded,
+        platform=platform,
     )
-    if (
-        feature_group_count > 1
-        and spatial == 2
-        and not depthwise
-        and 2 <= kernel_in <= GROUPED_MAX_GROUP_FEATURES
-        and group_out <= GROUPED_MAX_GROUP_FEATURES
-        and undilated_input
-        and not strided
-        and elementwise
-        and 1 < taps <= GROUPED_MAX_TAPS
-    ):
-        if channels_last and kernel_in <= GROUPED_TAPS_MAX_GROUP_FEATURES:
-            return ConvPlan(
-                "grouped_taps",
-                reason="grouped, 2-4 channels per group, channels last, 3x3, stride 1",
-                tangent="block_diagonal",
-            )
-        return ConvPlan(
-            "plain",
-            reason="grouped, at most 8 channels per group, 3x3, stride 1: lax's value",
-            tangent="block_diagonal",
-        )
-    # Table "Pointwise convolutions": a 1x1 convolution as one matrix product measured
-    # 0.5-1.0x forward and 0.1-0.4x gradient of lax's 1x1 conv (NHWC, 2-D).
-    if (
-        taps == 1
-        and spatial == 2
-        and channels_last
-        and feature_group_count == 1
-        and undilated_input
-        and not strided
-        and dtype in _SHIFTED_DTYPES
-    ):
-        return ConvPlan("matmul", reason="1x1, ungrouped, stride 1, channels last")
-    # Table "Padded convolutions": an all-zero padding is XLA:CPU's slow path for a
-    # window wider than 1 in 2-D and 3-D; in 1-D (1.3x forward, 3x gradient at
-    # (16, 1024, 64)) the plain form won.
-    wide = [i for i, span in enumerate(spans) if span > 1]
-    # Table "The strided border": strided 3x3 channels-last after a pad in a mode, the
-    # zero-padded conv plus the border recomputed from strips won the value against the
-    # extra zero (no pass over the input for the pad). Table "Strided derivatives": the
-    # kernel's in the ghost form won at every shape measured; the input's in the border
-    # form won where no output reads the high pad and lost where one does (odd sizes at
-    # stride 2), where the plain form's is kept.
-    if (
-        spatial == 2
-        and strided
-        and feature_group_count == 1
-        and undilated_input
-        and all(d == 1 for d in rhs_dilation)
-        and channels_last
-        and mode != "constant"
-        and all(lo >= 0 and hi >= 0 for lo, hi in pads)
-        and all(1 < k <= BORDER_MAX_WINDOW for k in window)
-        and elementwise
-    ):
-        if _reads_a_high_pad(sizes, pads, spans, strides):
-            return ConvPlan(
-                "border",
-                reason="2-D, strided, 3x3, channels last, in a mode, a high band: "
-                "input derivatives plain, kernel's ghost",
-                tangent="plain",
-                kernel_tangent="ghost",
-            )
-        return ConvPlan(
-            "border",
-            reason="2-D, strided, 3x3, channels last, in a mode: input derivatives "
-            "border, kernel's ghost",
-            tangent="border",
-            kernel_tangent="ghost",
-        )
-    # Table "Strided convolutions": strided, the extra zero won the value but not the
-    # derivatives, which stay the plain form's.
-    if (
-        wide
-        and spatial >= 2
-        and feature_group_count == 1
-        and undilated_input
-        and strided
-        and all(lo == 0 and hi == 0 for lo, hi in padding)
-    ):
-        # Table "Strided derivatives": where the windows tile the padded input exactly
-        # (its size minus the window a multiple of the stride on every axis), the plain
-        # form's kernel gradient is a convolution with an all-zero padding, XLA:CPU's
-        # slow path; the ghost form's kernel derivatives won there at 5x5 (channels
-        # last) and lost elsewhere.
-        if (
-            spatial == 2
-            and channels_last
-            and mode != "constant"
-            and all(lo >= 0 and hi >= 0 for lo, hi in pads)
-            and all(d == 1 for d in rhs_dilation)
-            and all(k <= GHOST_KERNEL_MAX_WINDOW for k in window)
-            and all(
-                (n + lo + hi - k) % s == 0
-                for n, (lo, hi), k, s in zip(sizes, pads, window, strides)
-            )
-            and elementwise
-        ):
-            return ConvPlan(
-                "pad_slice",
-                wide[0],
-                reason="2-D, strided, channels last, windows tiling the padded input: "
-                "input derivatives plain, kernel's ghost",
-                tangent="plain",
-                kernel_tangent="ghost",
-            )
-        return ConvPlan(
-            "pad_slice",
-            wide[0],
-            reason="2-D/3-D, ungrouped, strided, all-zero conv padding: derivatives plain",
-            tangent="plain",
-        )
-    if (
-        wide
-        and spatial >= 2
-        and feature_group_count == 1
-        and undilated_input
-        and not strided
-        and all(lo == 0 and hi == 0 for lo, hi in padding)
-    ):
-        # Table "Stem convolutions": with a few input channels the padded conv's
-        # input gradient is slow in every conv form; the rows stacked into the
-        # features are not.
-        if (
-            spatial == 2
-            and channels_last
-            and kernel_in <= ROWS_MAX_FEATURES
-            and window[0] > 1
-            and all(d == 1 for d in rhs_dilation)
-            and elementwise
-        ):
-            # Table "Stem derivatives": up to 3x3 the kernel's derivatives in the value's
-            # form (the extra zero) beat the rows'; at 5x5 and 7x7 they did not.
-            if all(k <= STEM_KERNEL_PAD_SLICE_MAX_WINDOW for k in window):
-                return ConvPlan(
-                    "pad_slice",
-                    wide[0],
-                    reason="2-D, at most 4 input channels, channels last, 3x3: input "
-                    "derivatives as rows, kernel's pad_slice",
-                    tangent="rows",
-                    kernel_tangent="pad_slice",
-                )
-            return ConvPlan(
-                "pad_slice",
-                wide[0],
-                reason="2-D, at most 4 input channels, channels last: derivatives as rows",
-                tangent="rows",
-            )
-        # Table "The banded value": 3x3 channels-last in a mode, up to 64 channels, the
-        # first axis's pads as the convolution's own zeros and its border rows from
-        # strips beat the extra zero's value (one pass for the pad instead of two, and
-        # no slice); the derivatives stay the extra zero's (the frame's where it applies).
-        value = (
-            "banded"
-            if (
-                spatial == 2
-                and channels_last
-                and mode != "constant"
-                and all(lo >= 0 and hi >= 0 for lo, hi in pads)
-                and all(d == 1 for d in rhs_dilation)
-                and all(k == BANDED_WINDOW for k in window)
-                and max(kernel_in, kernel_out) <= BANDED_MAX_FEATURES
-                and sizes[0] >= spans[0]
-                and elementwise
-            )
-            else "pad_slice"
-        )
-        banded = ", banded value" if value == "banded" else ""
-        # Table "The input gradient's frame": reverse mode of the VALID conv is one
-        # convolution whose output (the padded input) is larger than its input,
-        # which XLA:CPU keeps off YNNPACK; the "SAME" one plus the frame's strips
-        # won at 3x3 channels-last, and channels-first from 8 MiB.
-        padded_elements = int(x_shape[numbers.lhs_spec[0]]) * features
-        for n, (lo, hi) in zip(sizes, pads):
-            padded_elements *= max(n + lo + hi, 0)
-        if (
-            spatial == 2
-            and (channels_last or padded_elements >= FRAMED_CHANNELS_FIRST_MIN_ELEMENTS)
-            and dtype == np.dtype(np.float32)
-            and out_dtype == dtype
-            and all(k == FRAMED_WINDOW for k in window)
-            and min(kernel_in, kernel_out) >= FRAMED_MIN_FEATURES
-        ):
-            return ConvPlan(
-                value,
-                wide[0],
-                reason="2-D, 3x3, float32, 32+ channels, channels last or 8 MiB: framed" + banded,
-                tangent="framed",
-            )
-        return ConvPlan(
-            value,
-            wide[0],
-            reason="2-D/3-D, ungrouped, stride 1, all-zero conv padding" + banded,
-        )
-    return ConvPlan("plain", reason="no measured form beats pad, then conv")
+    for rule in RULES:
+        plan = rule(request)
+        if plan is not None:
+            return plan
+    return NO_RULE
