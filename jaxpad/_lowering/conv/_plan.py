@@ -248,7 +248,8 @@ class ConvRequest:
 
     @property
     def elementwise(self) -> bool:
-        """A dtype the forms of shifted multiply-adds accumulate in, as lax's would."""
+        """float32 or float64 in and out, which the forms of multiply-adds and strips
+        take (``_SHIFTED_DTYPES``)."""
         return self.dtype in _SHIFTED_DTYPES and self.out_dtype == self.dtype
 
     @property
