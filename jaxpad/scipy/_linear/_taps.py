@@ -8,7 +8,6 @@ JAX, the transpose of each slice is a zero pad of the whole array, and the sum o
 pads before jaxpad's fold took 25-160x the forward's time for the Gaussians of
 docs/scipy.md (0.7-16x with this rule).
 
-
 The filters bind ``jaxpad_scipy_padded_taps`` (``_padded_taps.py``: the pad and the
 taps as one primitive, so that its transpose can fold the pad's frame alone) and
 ``jaxpad_scipy_padded_passes`` (``_padded_passes.py``: the separable filters' 1-D
