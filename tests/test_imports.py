@@ -12,9 +12,13 @@ imports its own submodules would otherwise be a cycle).
 from __future__ import annotations
 
 import ast
+import importlib.util
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "jaxpad"
+# The package's directory, found without importing it (no JAX import): the checkout's
+# jaxpad/, or the installed package's where CI runs the tests without the sources.
+_SPEC = importlib.util.find_spec("jaxpad")
+ROOT = Path(_SPEC.origin).parent if _SPEC and _SPEC.origin else Path("jaxpad")
 
 
 def _modules(root: Path) -> dict[str, Path]:
