@@ -24,16 +24,21 @@ is exact in floating point, and the others clipped a few cells beyond the edge (
 the value no longer changes), so every index is a small integer: no overflow for
 coordinates as large as the dtype holds.
 
-The form: one ``lax.gather`` of all taps of every output point from the input in
-channels-last order (rows of C contiguous values), the taps weighted and summed. Its
-transpose, the input's gradient, is one scatter-add; the grid's gradient reuses the
-gathered values. ``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that
-``jaxpad.onnx`` writes it as one ONNX ``GridSample`` node; its lowering, derivatives
-and batching are those of that program.
+The form (measured in ``benchmarks/grid_sample.py``): per tap one ``lax.gather`` of a
+cell (all channels) for every output point, in the input's own layout, weighted and
+summed. XLA:CPU fuses these gathers into the sum: no transpose of an NCHW input, no
+temporary. One gather of all taps followed by the weighted sum wrote a temporary of
+taps x the output (32 MiB at (8, 64, 64, 64), 8,000-10,000 page faults a call with the
+default allocator) and took 2.7-5x as long. The input's gradient (the transpose in the
+input, ``_input_gradient``) is one scatter-add per tap of the cotangent's channel rows,
+channels-last; the grid's is autodiff of the weights with the gathered values.
+``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that ``jaxpad.onnx``
+writes it as one ONNX ``GridSample`` node.
 """
 
 from __future__ import annotations
 
+import itertools
 from functools import partial
 from typing import Any
 
@@ -77,16 +82,16 @@ def _period(size: int, padding_mode: str, align_corners: bool) -> int:
 
 def _tap_index(i, size: int, padding_mode: str, align_corners: bool):
     """Integer tap positions ``i`` (small: the coordinate was reduced or clipped) mapped
-    into ``[0, size)``; zeros mode maps a tap off the input to ``size``, a zero cell."""
+    into ``[0, size)``, and in zeros mode whether each is on the input (else None)."""
     if padding_mode == "zeros":
-        return jnp.where((i >= 0) & (i < size), i, size)
+        return jnp.clip(i, 0, size - 1), (i >= 0) & (i < size)
     if padding_mode == "border":
-        return jnp.clip(i, 0, size - 1)
+        return jnp.clip(i, 0, size - 1), None
     period = _period(size, padding_mode, align_corners)
     if period == 0:  # one cell, align_corners: torch's empty reflection span
-        return jnp.zeros_like(i)
+        return jnp.zeros_like(i), None
     r = jnp.remainder(i, period)
-    return jnp.where(r < size, r, period - 1 - r + (1 if align_corners else 0))
+    return jnp.where(r < size, r, period - 1 - r + (1 if align_corners else 0)), None
 
 
 def _reduced(u, size: int, padding_mode: str, align_corners: bool, reach: int):
@@ -115,28 +120,30 @@ def _cubic_weights(t):
     w2 = ((a + 2) * x - (a + 3)) * x * x + 1
     x = 2 - t
     w3 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    return jnp.stack([w0, w1, w2, w3], axis=-1)
+    return [w0, w1, w2, w3]
 
 
 def _axis_taps(g, size: int, mode: str, padding_mode: str, align_corners: bool):
-    """Indices (int32, ``g.shape + (taps,)``) and weights along one axis."""
+    """Per tap along one axis: its indices (int32, ``g``'s shape), whether it is on
+    the input (zeros mode; else None) and its weight (None: 1)."""
     u = _unnormalize(g, size, align_corners)
     if mode == "nearest":
-        idx = _nearest_index(u, size, padding_mode, align_corners)
-        return idx[..., None], jnp.ones_like(u)[..., None]
+        idx, valid = _nearest_index(u, size, padding_mode, align_corners)
+        return [idx], [None if valid is None else valid], [None]
     reach = 1 if mode == "bilinear" else 2
     r = _reduced(u, size, padding_mode, align_corners, reach)
     # nan reads cell 0; its weights are nan, so the output is nan.
     base = jnp.floor(jnp.where(jnp.isnan(r), 0, r))
     t = r - base
     offsets = np.arange(2) if mode == "bilinear" else np.arange(-1, 3)
-    i = base.astype(jnp.int32)[..., None] + offsets.astype(np.int32)
-    idx = _tap_index(i, size, padding_mode, align_corners)
-    if mode == "bilinear":
-        weights = jnp.stack([1 - t, t], axis=-1)
-    else:
-        weights = _cubic_weights(t)
-    return idx, weights
+    i = base.astype(jnp.int32)
+    weights = [1 - t, t] if mode == "bilinear" else _cubic_weights(t)
+    indices, valids = [], []
+    for offset in offsets:
+        idx, valid = _tap_index(i + int(offset), size, padding_mode, align_corners)
+        indices.append(idx)
+        valids.append(valid)
+    return indices, valids, weights
 
 
 def _nearest_index(u, size: int, padding_mode: str, align_corners: bool):
@@ -157,8 +164,8 @@ def _nearest_index(u, size: int, padding_mode: str, align_corners: bool):
     r = jnp.round(jnp.where(jnp.isnan(u), 0, u))
     idx = r.astype(jnp.int32)
     if padding_mode == "zeros":
-        idx = jnp.where((idx >= 0) & (idx < size), idx, size)
-    return idx
+        return jnp.clip(idx, 0, size - 1), (idx >= 0) & (idx < size)
+    return idx, None
 
 
 # ---------------------------------------------------------------------------------------
@@ -166,55 +173,32 @@ def _nearest_index(u, size: int, padding_mode: str, align_corners: bool):
 
 
 def _grid_sample_impl(x, grid, *, mode, padding_mode, align_corners, channels_last):
-    """The plain JAX program: one gather of every tap, weighted and summed."""
+    """The plain JAX program: per tap, one gather of a cell of every output point
+    (all its channels) in ``x``'s own layout, weighted and summed; XLA fuses the
+    gathers into the sum, with no transpose and no temporary per tap."""
     d = x.ndim - 2
-    xl = x if channels_last else jnp.moveaxis(x, 1, -1)  # (N, *spatial, C)
-    spatial = xl.shape[1:-1]
-    n, channels = xl.shape[0], xl.shape[-1]
-    if padding_mode == "zeros":
-        # One zero cell past the end of every spatial axis: the taps off the input.
-        xl = jnp.pad(xl, [(0, 0)] + [(0, 1)] * d + [(0, 0)])
-    out_spatial = grid.shape[1:-1]
-    indices, weights = [], []
-    for axis in range(d):
-        # grid[..., 0] is the last spatial axis (x, the width), as in torch.
-        g = grid[..., d - 1 - axis]
-        idx, w = _axis_taps(g, spatial[axis], mode, padding_mode, align_corners)
-        indices.append(idx)
-        weights.append(w)
-    taps = [i.shape[-1] for i in indices]
-    lead = (n, *out_spatial)
-
-    def spread(a, axis):
-        shape = [1] * d
-        shape[axis] = taps[axis]
-        return a.reshape(*lead, *shape)
-
-    full = (*lead, *taps)
-    batch = lax.broadcasted_iota(jnp.int32, full, 0)
-    index = jnp.stack(
-        [batch] + [jnp.broadcast_to(spread(i, a), full) for a, i in enumerate(indices)],
-        axis=-1,
-    )
+    spatial_axes = tuple(range(1, d + 1)) if channels_last else tuple(range(2, d + 2))
+    c_axis = x.ndim - 1 if channels_last else 1
+    spatial = tuple(x.shape[a] for a in spatial_axes)
+    batch = lax.broadcasted_iota(jnp.int32, grid.shape[:-1], 0)
     dnums = lax.GatherDimensionNumbers(
-        offset_dims=(len(full),),
-        collapsed_slice_dims=tuple(range(d + 1)),
-        start_index_map=tuple(range(d + 1)),
+        offset_dims=(c_axis,),
+        collapsed_slice_dims=(0, *spatial_axes),
+        start_index_map=(0, *spatial_axes),
     )
-    values = lax.gather(
-        xl,
-        index,
-        dnums,
-        slice_sizes=(1,) * (d + 1) + (channels,),
-        mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS,
-    )  # (N, *out_spatial, *taps, C)
-    weight = spread(weights[0], 0)
-    for axis in range(1, d):
-        weight = weight * spread(weights[axis], axis)
-    weight = weight.astype(x.dtype)
-    tap_axes = tuple(range(1 + len(out_spatial), 1 + len(out_spatial) + d))
-    out = jnp.sum(values * weight[..., None], axis=tap_axes)  # (N, *out_spatial, C)
-    return out if channels_last else jnp.moveaxis(out, -1, 1)
+    slice_sizes = tuple(x.shape[c_axis] if a == c_axis else 1 for a in range(x.ndim))
+    out = None
+    for indices, valid, weight in _taps(grid, spatial, mode, padding_mode, align_corners):
+        index = jnp.stack([batch, *indices], axis=-1)
+        value = lax.gather(
+            x, index, dnums, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+        )
+        if valid is not None:  # a tap off the input reads 0, not 0 * its cell
+            value = jnp.where(jnp.expand_dims(valid, c_axis), value, 0)
+        if weight is not None:
+            value = value * jnp.expand_dims(weight.astype(x.dtype), c_axis)
+        out = value if out is None else out + value
+    return out
 
 
 def _abstract_eval(x, grid, *, mode, padding_mode, align_corners, channels_last):
@@ -226,17 +210,79 @@ def _abstract_eval(x, grid, *, mode, padding_mode, align_corners, channels_last)
     return x.update(shape=shape, dtype=x.dtype)
 
 
+def _taps(grid, spatial, mode, padding_mode, align_corners):
+    """Every tap of every output point: (indices per axis, on-input mask or None,
+    weight or None), the indices without the batch's."""
+    d = len(spatial)
+    axes = [
+        # grid[..., 0] is the last spatial axis (x, the width), as in torch.
+        _axis_taps(grid[..., d - 1 - axis], spatial[axis], mode, padding_mode, align_corners)
+        for axis in range(d)
+    ]
+    for taps in itertools.product(*(range(len(indices)) for indices, _, _ in axes)):
+        weight, valid = None, None
+        for a, k in enumerate(taps):
+            w, v = axes[a][2][k], axes[a][1][k]
+            if w is not None:
+                weight = w if weight is None else weight * w
+            if v is not None:
+                valid = v if valid is None else valid & v
+        yield [axes[a][0][k] for a, k in enumerate(taps)], valid, weight
+
+
 def _jvp(primals, tangents, **params):
-    """The derivatives of ``_grid_sample_impl``; an operand without a tangent is held
-    constant (the input's derivative is then one gather, its transpose one scatter)."""
+    """Linear in the input: its tangent is ``grid_sample`` of the input's tangent (whose
+    transpose is ``_input_gradient``); the grid's is that of the weights."""
     x, grid = primals
     d_x, d_grid = tangents
-    impl = partial(_grid_sample_impl, **params)
-    if type(d_x) is ad.Zero:
-        return jax.jvp(lambda grid: impl(x, grid), (grid,), (d_grid,))
-    if type(d_grid) is ad.Zero:
-        return jax.jvp(lambda x: impl(x, grid), (x,), (d_x,))
-    return jax.jvp(impl, (x, grid), (d_x, d_grid))
+    out = grid_sample_p.bind(x, grid, **params)
+    tangent = None
+    if type(d_x) is not ad.Zero:
+        tangent = grid_sample_p.bind(d_x, grid, **params)
+    if type(d_grid) is not ad.Zero:
+        _, t = jax.jvp(lambda grid: _grid_sample_impl(x, grid, **params), (grid,), (d_grid,))
+        tangent = t if tangent is None else tangent + t
+    if tangent is None:
+        return out, ad.Zero.from_primal_value(out)
+    return out, tangent
+
+
+def _input_gradient(ct, grid, shape, dtype, *, mode, padding_mode, align_corners, channels_last):
+    """The transpose in the input: per tap one scatter-add of the cotangent's rows (all
+    channels, contiguous: the cotangent is moved channels-last first) into the input's
+    cells."""
+    d = len(shape) - 2
+    ct = ct if channels_last else jnp.moveaxis(ct, 1, -1)  # (N, *out, C)
+    shape_cl = tuple(shape) if channels_last else (shape[0], *shape[2:], shape[1])
+    spatial = shape_cl[1:-1]
+    c_axis = ct.ndim - 1
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=(c_axis,),
+        inserted_window_dims=tuple(range(d + 1)),
+        scatter_dims_to_operand_dims=tuple(range(d + 1)),
+    )
+    batch = lax.broadcasted_iota(jnp.int32, grid.shape[:-1], 0)
+    result = jnp.zeros(shape_cl, dtype)
+    for indices, valid, weight in _taps(grid, spatial, mode, padding_mode, align_corners):
+        update = ct
+        if weight is not None:
+            update = update * weight.astype(dtype)[..., None]
+        if valid is not None:
+            update = jnp.where(valid[..., None], update, 0)
+        index = jnp.stack([batch, *indices], axis=-1)
+        result = lax.scatter_add(
+            result, index, update, dnums, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+        )
+    return result if channels_last else jnp.moveaxis(result, -1, 1)
+
+
+def _transpose(ct, x, grid, **params):
+    if ad.is_undefined_primal(grid):
+        raise ValueError("jaxpad_grid_sample: linear in the input only, not in the grid.")
+    if type(ct) is ad.Zero:
+        return None, None
+    aval = x.aval
+    return _input_gradient(ct, grid, aval.shape, aval.dtype, **params), None
 
 
 def _batch(args, dims, **params):
@@ -274,6 +320,7 @@ grid_sample_p = Primitive("jaxpad_grid_sample")
 grid_sample_p.def_impl(partial(xla.apply_primitive, grid_sample_p))
 grid_sample_p.def_abstract_eval(_abstract_eval)
 ad.primitive_jvps[grid_sample_p] = _jvp
+ad.primitive_transposes[grid_sample_p] = _transpose
 batching.primitive_batchers[grid_sample_p] = _batch
 mlir.register_lowering(grid_sample_p, mlir.lower_fun(_grid_sample_impl, multiple_results=False))
 
@@ -472,11 +519,8 @@ def affine_grid(
     axes = [_linspace(s, align_corners, t.dtype) for s in reversed(spatial)]
     mesh = jnp.meshgrid(*reversed(axes), indexing="ij")  # each of shape spatial
     base = jnp.stack([*reversed(mesh), jnp.ones(spatial, t.dtype)], axis=-1)
-    grid = jnp.einsum(
-        "...j,nij->n...i", base, t, precision=lax.Precision.HIGHEST
-    )
+    grid = jnp.einsum("...j,nij->n...i", base, t, precision=lax.Precision.HIGHEST)
     return grid.reshape(size[0], *spatial, d)
 
 
 __all__ = ["affine_grid", "grid_sample", "grid_sample_p"]
-
