@@ -128,8 +128,9 @@ def _axis_taps(g, size: int, mode: str, padding_mode: str, align_corners: bool):
     the input (zeros mode; else None) and its weight (None: 1)."""
     u = _unnormalize(g, size, align_corners)
     if mode == "nearest":
-        idx, valid = _nearest_index(u, size, padding_mode, align_corners)
-        return [idx], [None if valid is None else valid], [None]
+        idx, valid, folded = _nearest_index(u, size, padding_mode, align_corners)
+        # A nan (or a reflection of an infinity) reads no cell: its output is nan.
+        return [idx], [valid], [jnp.where(jnp.isnan(folded), jnp.nan, 1).astype(u.dtype)]
     reach = 1 if mode == "bilinear" else 2
     r = _reduced(u, size, padding_mode, align_corners, reach)
     # nan reads cell 0; its weights are nan, so the output is nan.
@@ -164,8 +165,8 @@ def _nearest_index(u, size: int, padding_mode: str, align_corners: bool):
     r = jnp.round(jnp.where(jnp.isnan(u), 0, u))
     idx = r.astype(jnp.int32)
     if padding_mode == "zeros":
-        return jnp.clip(idx, 0, size - 1), (idx >= 0) & (idx < size)
-    return idx, None
+        return jnp.clip(idx, 0, size - 1), (idx >= 0) & (idx < size), u
+    return idx, None, u
 
 
 # ---------------------------------------------------------------------------------------
