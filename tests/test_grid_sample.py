@@ -178,10 +178,8 @@ def test_derivatives_are_finite_differences_beyond_the_edge(mode, padding):
     grid = _off_kinks(rng.uniform(-2.5, 2.5, (1, 3, 4, 2)), 5, False).astype(np.float64)
     order = 2 if mode == "bicubic" else 1
     with jax.enable_x64(True):
-
-        def f(x, g):
-            return jaxpad.nn.grid_sample(x, g, mode, padding)
-
+        # Jitted: one compile per derivative instead of one per op.
+        f = jax.jit(lambda x, g: jaxpad.nn.grid_sample(x, g, mode, padding))
         check_grads(f, (jnp.asarray(x), jnp.asarray(grid)), order, eps=1e-4)
 
 
@@ -210,11 +208,12 @@ def test_derivative_at_a_kink_is_the_one_from_above(padding, align):
 @pytest.mark.parametrize("channels_last", [False, True])
 def test_jit_and_vmap_over_images_and_grids(channels_last):
     x, grid = _data(2, seed=7, scale=2.0)
-    xs = np.stack([x, 2 * x + 1, -x])
-    grids = np.stack([grid, -grid, 0.5 * grid])
+    xs = np.stack([x, 2 * x + 1])
+    grids = np.stack([grid, -grid])
     if channels_last:
         xs = np.moveaxis(xs, 2, -1)
 
+    @jax.jit
     def f(x, g):
         return jaxpad.nn.grid_sample(x, g, "bicubic", "reflection", channels_last=channels_last)
 
@@ -225,7 +224,7 @@ def test_jit_and_vmap_over_images_and_grids(channels_last):
     over_grids = np.stack([f(xs[0], b) for b in grids])
     np.testing.assert_allclose(jax.vmap(f, (None, 0))(xs[0], grids), over_grids, atol=1e-6)
     # The batching rules' gradients: per example.
-    grad = jax.grad(lambda x, g: jnp.sum(f(x, g) ** 2), (0, 1))
+    grad = jax.jit(jax.grad(lambda x, g: jnp.sum(f(x, g) ** 2), (0, 1)))
     want = [np.stack(t) for t in zip(*(grad(a, b) for a, b in zip(xs, grids)))]
     for got, expected in zip(jax.vmap(grad)(xs, grids), want):
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
