@@ -240,11 +240,11 @@ def _jvp(primals, tangents, **params):
     tangent = None
     if type(d_x) is not ad.Zero:
         tangent = grid_sample_p.bind(d_x, grid, **params)
-    if type(d_grid) is not ad.Zero:
-        _, t = jax.jvp(lambda grid: _grid_sample_impl(x, grid, **params), (grid,), (d_grid,))
+    if type(d_grid) is not ad.Zero and params["mode"] != "nearest":
+        t = grid_tangent_p.bind(d_grid, x, grid, **params)
         tangent = t if tangent is None else tangent + t
-    if tangent is None:
-        return out, ad.Zero.from_primal_value(out)
+    if tangent is None:  # nearest: the grid's derivative is 0
+        return out, jnp.zeros_like(out)
     return out, tangent
 
 
@@ -324,6 +324,104 @@ ad.primitive_jvps[grid_sample_p] = _jvp
 ad.primitive_transposes[grid_sample_p] = _transpose
 batching.primitive_batchers[grid_sample_p] = _batch
 mlir.register_lowering(grid_sample_p, mlir.lower_fun(_grid_sample_impl, multiple_results=False))
+
+
+# The grid's tangent, ``sum over taps of cell * d weight``, as a primitive linear in the
+# grid's tangent, so that its transpose reduces the cotangent against each tap's
+# gathered cells over the channels (the gathers fused into the reductions) and then
+# pulls the per-tap sums back through the weights. Autodiff of the same expression
+# kept the gathered cells of every tap from the forward (taps x the output: 32 MiB at
+# (8, 64, 64, 64)): forward and backward 1.35-1.40x torch's CPU time, this form
+# 1.23-1.24x (bilinear reflection, bicubic border). The same transpose on a
+# channels-last copy of an NCHW input and cotangent took 1.37-1.44x.
+
+
+def _tap_weights(grid, spatial, mode, padding_mode, align_corners):
+    return [w for _, _, w in _taps(grid, spatial, mode, padding_mode, align_corners)]
+
+
+def _spatial(x, channels_last):
+    return tuple(x.shape[1:-1]) if channels_last else tuple(x.shape[2:])
+
+
+def _cells(x, grid, *, mode, padding_mode, align_corners, channels_last):
+    """Each tap's cells of every output point (0 off the input in zeros mode)."""
+    d = x.ndim - 2
+    spatial_axes = tuple(range(1, d + 1)) if channels_last else tuple(range(2, d + 2))
+    c_axis = x.ndim - 1 if channels_last else 1
+    batch = lax.broadcasted_iota(jnp.int32, grid.shape[:-1], 0)
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=(c_axis,),
+        collapsed_slice_dims=(0, *spatial_axes),
+        start_index_map=(0, *spatial_axes),
+    )
+    slice_sizes = tuple(x.shape[c_axis] if a == c_axis else 1 for a in range(x.ndim))
+    spatial = _spatial(x, channels_last)
+    for indices, valid, _ in _taps(grid, spatial, mode, padding_mode, align_corners):
+        index = jnp.stack([batch, *indices], axis=-1)
+        value = lax.gather(
+            x, index, dnums, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+        )
+        if valid is not None:
+            value = jnp.where(jnp.expand_dims(valid, c_axis), value, 0)
+        yield value
+
+
+def _grid_tangent_impl(d_grid, x, grid, **params):
+    c_axis = x.ndim - 1 if params["channels_last"] else 1
+    weights = partial(
+        _tap_weights,
+        spatial=_spatial(x, params["channels_last"]),
+        **{k: params[k] for k in ("mode", "padding_mode", "align_corners")},
+    )
+    _, d_weights = jax.jvp(weights, (grid,), (d_grid,))
+    out = None
+    for value, d_w in zip(_cells(x, grid, **params), d_weights):
+        term = value * jnp.expand_dims(d_w.astype(x.dtype), c_axis)
+        out = term if out is None else out + term
+    return out
+
+
+def _grid_tangent_abstract_eval(d_grid, x, grid, **params):
+    return _abstract_eval(x, grid, **params)
+
+
+def _grid_tangent_jvp(primals, tangents, **params):
+    tangents = [ad.instantiate_zeros(t) for t in tangents]
+    return jax.jvp(partial(_grid_tangent_impl, **params), primals, tuple(tangents))
+
+
+def _grid_tangent_transpose(ct, d_grid, x, grid, **params):
+    if ad.is_undefined_primal(x) or ad.is_undefined_primal(grid):
+        raise ValueError("jaxpad_grid_sample_grid_tangent: linear in the grid's tangent only.")
+    if type(ct) is ad.Zero:
+        return None, None, None
+    c_axis = x.ndim - 1 if params["channels_last"] else 1
+    sums = [
+        jnp.sum(ct * value, axis=c_axis, dtype=grid.dtype) for value in _cells(x, grid, **params)
+    ]
+    weights = partial(
+        _tap_weights,
+        spatial=_spatial(x, params["channels_last"]),
+        **{k: params[k] for k in ("mode", "padding_mode", "align_corners")},
+    )
+    _, pullback = jax.vjp(weights, grid)
+    (d_grid_ct,) = pullback(sums)
+    return d_grid_ct, None, None
+
+
+def _grid_tangent_batch(args, dims, **params):
+    fn = partial(_grid_tangent_impl, **params)
+    return jax.vmap(fn, in_axes=dims)(*args), 0
+
+
+grid_tangent_p = Primitive("jaxpad_grid_sample_grid_tangent")
+grid_tangent_p.def_impl(partial(xla.apply_primitive, grid_tangent_p))
+grid_tangent_p.def_abstract_eval(_grid_tangent_abstract_eval)
+ad.primitive_jvps[grid_tangent_p] = _grid_tangent_jvp
+ad.primitive_transposes[grid_tangent_p] = _grid_tangent_transpose
+batching.primitive_batchers[grid_tangent_p] = _grid_tangent_batch
+mlir.register_lowering(grid_tangent_p, mlir.lower_fun(_grid_tangent_impl, multiple_results=False))
 
 
 # ---------------------------------------------------------------------------------------

@@ -174,12 +174,14 @@ def _off_kinks(grid, size, align, margin=0.05):
 def test_derivatives_are_finite_differences_beyond_the_edge(mode, padding):
     # Square input so that one margin holds for both axes' coordinates.
     rng = np.random.default_rng(6)
-    x = rng.standard_normal((1, 2, 5, 5))
-    grid = _off_kinks(rng.uniform(-2.5, 2.5, (1, 3, 4, 2)), 5, False).astype(np.float64)
+    x = rng.standard_normal((1, 1, 5, 5))
+    grid = _off_kinks(rng.uniform(-2.5, 2.5, (1, 2, 3, 2)), 5, False).astype(np.float64)
     order = 2 if mode == "bicubic" else 1
     with jax.enable_x64(True):
-        # Jitted: one compile per derivative instead of one per op.
-        f = jax.jit(lambda x, g: jaxpad.nn.grid_sample(x, g, mode, padding))
+        # Eager: jitting each derivative of check_grads compiled for longer than it ran.
+        def f(x, g):
+            return jaxpad.nn.grid_sample(x, g, mode, padding)
+
         check_grads(f, (jnp.asarray(x), jnp.asarray(grid)), order, eps=1e-4)
 
 
@@ -215,7 +217,7 @@ def test_jit_and_vmap_over_images_and_grids(channels_last):
 
     @jax.jit
     def f(x, g):
-        return jaxpad.nn.grid_sample(x, g, "bicubic", "reflection", channels_last=channels_last)
+        return jaxpad.nn.grid_sample(x, g, "bilinear", "reflection", channels_last=channels_last)
 
     loop = np.stack([f(a, b) for a, b in zip(xs, grids)])
     np.testing.assert_allclose(jax.jit(jax.vmap(f))(xs, grids), loop, rtol=1e-6, atol=1e-6)
