@@ -31,7 +31,8 @@ temporary. One gather of all taps followed by the weighted sum wrote a temporary
 taps x the output (32 MiB at (8, 64, 64, 64), 8,000-10,000 page faults a call with the
 default allocator) and took 2.7-5x as long. The input's gradient (the transpose in the
 input, ``_input_gradient``) is one scatter-add per tap of the cotangent's channel rows,
-channels-last; the grid's is autodiff of the weights with the gathered values.
+channels-last; the grid's (the transpose of ``jaxpad_grid_sample_grid_tangent``) reduces
+the cotangent against each tap's gathered cells over the channels.
 ``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that ``jaxpad.onnx``
 writes it as one ONNX ``GridSample`` node.
 """

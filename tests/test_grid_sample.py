@@ -19,6 +19,7 @@ from jax.scipy import ndimage
 from jax.test_util import check_grads
 
 import jaxpad
+from tests.compat import enable_x64
 
 MODES = ["bilinear", "nearest", "bicubic"]
 PADDING = ["zeros", "border", "reflection"]
@@ -177,7 +178,7 @@ def test_derivatives_are_finite_differences_beyond_the_edge(mode, padding):
     x = rng.standard_normal((1, 1, 5, 5))
     grid = _off_kinks(rng.uniform(-2.5, 2.5, (1, 2, 3, 2)), 5, False).astype(np.float64)
     order = 2 if mode == "bicubic" else 1
-    with jax.enable_x64(True):
+    with enable_x64(True):
         # Eager: jitting each derivative of check_grads compiled for longer than it ran.
         def f(x, g):
             return jaxpad.nn.grid_sample(x, g, mode, padding)
@@ -256,7 +257,7 @@ def test_huge_coordinates_reflect_exactly():
     u = np.float64(2**30) + 0.25
     g = (2 * u + 1) / 4 - 1
     grid = np.asarray([[[[g, 0.0]]]])
-    with jax.enable_x64(True):
+    with enable_x64(True):
         got = jaxpad.nn.grid_sample(x, grid, "bilinear", "reflection")
         near = jaxpad.nn.grid_sample(x, np.asarray([[[[(2 * 0.25 + 1) / 4 - 1, 0.0]]]]))
     np.testing.assert_allclose(got, near, rtol=1e-12)
