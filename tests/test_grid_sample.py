@@ -277,6 +277,7 @@ def test_affine_grid_identity_without_torch():
     # The identity grid samples the input back, in every mode.
     x = np.random.default_rng(8).standard_normal((1, 2, 3, 4)).astype(np.float32)
     for mode in MODES:
+        # The grid's thirds are rounded: the cells are read at a float32 ulp off.
         np.testing.assert_allclose(
-            jaxpad.nn.grid_sample(x, grid, mode, align_corners=True), x, atol=1e-6
+            jaxpad.nn.grid_sample(x, grid, mode, align_corners=True), x, atol=1e-5
         )
