@@ -1241,6 +1241,140 @@ ROWS = [
         "jaxpad.scipy.ndimage.gaussian_filter1d: a traced sigma must be a floating scalar; got a "
         "traced array of shape (2,) and dtype float32.",
     ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "a 3-D input",
+        "nn.grid_sample(jnp.ones((1, 2, 3)), jnp.zeros((1, 2, 1)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: input must be 4-D (N, C, H, W) or 5-D (N, C, D, H, W); got an "
+        "array of shape (1, 2, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "grid of another rank",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 2)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: grid must have input's rank (4); got an array of shape (1, 3, 2) "
+        "and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "grid's last axis not 2 for a 4-D input",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 3)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: grid's last axis must have size 2 (one coordinate per spatial "
+        "axis of a 4-D input); got an array of shape (1, 3, 3, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "batch sizes differ",
+        "nn.grid_sample(jnp.ones((2, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: grid and input must have the same batch size; got "
+        "grid.shape[0]=1 and input.shape[0]=2.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "unknown mode",
+        'nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)), "linear")',
+        "ValueError",
+        "jaxpad.nn.grid_sample: mode must be one of 'bilinear', 'nearest', 'bicubic'; got "
+        "'linear'.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "unknown padding_mode",
+        'nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)), padding_mode="reflect")',
+        "ValueError",
+        "jaxpad.nn.grid_sample: padding_mode must be one of 'zeros', 'border', 'reflection'; got "
+        "'reflect'.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "bicubic on a 5-D input",
+        'nn.grid_sample(jnp.ones((1, 1, 2, 2, 2)), jnp.zeros((1, 1, 1, 1, 3)), "bicubic")',
+        "ValueError",
+        "jaxpad.nn.grid_sample: mode='bicubic' takes a 4-D input only (as torch); got a 5-D "
+        "input of shape (1, 1, 2, 2, 2).",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "an integer grid",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2), int))",
+        "TypeError",
+        "jaxpad.nn.grid_sample: grid must have a floating dtype; got an array of shape (1, 3, 3, "
+        "2) and dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "an integer input",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2), int), jnp.zeros((1, 3, 3, 2)))",
+        "TypeError",
+        "jaxpad.nn.grid_sample: input must have a floating dtype; got an array of shape (1, 1, "
+        "2, 2) and dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "an empty spatial axis",
+        "nn.grid_sample(jnp.ones((1, 1, 0, 2)), jnp.zeros((1, 3, 3, 2)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: input's spatial axes must not be empty; got an array of shape "
+        "(1, 1, 0, 2) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "align_corners not a bool",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)), align_corners=1)",
+        "TypeError",
+        "jaxpad.nn.grid_sample: align_corners must be a bool; got 1.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "theta of the wrong shape",
+        "nn.affine_grid(jnp.zeros((1, 3, 3)), (1, 1, 4, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: theta must have shape (N, 2, 3) = (1, 2, 3) for size=(1, 1, 4, "
+        "4); got an array of shape (1, 3, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "theta's batch differs from size's",
+        "nn.affine_grid(jnp.zeros((2, 2, 3)), (1, 1, 4, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: theta must have shape (N, 2, 3) = (1, 2, 3) for size=(1, 1, 4, "
+        "4); got an array of shape (2, 2, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "size of 3 entries",
+        "nn.affine_grid(jnp.zeros((1, 2, 3)), (1, 4, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: size must have 4 entries (N, C, H, W) or 5 (N, C, D, H, W); got "
+        "(1, 4, 4).",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "an integer theta",
+        "nn.affine_grid(jnp.zeros((1, 2, 3), int), (1, 1, 4, 4))",
+        "TypeError",
+        "jaxpad.nn.affine_grid: theta must have a floating dtype; got an array of shape (1, 2, "
+        "3) and dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "an empty axis in size",
+        "nn.affine_grid(jnp.zeros((1, 2, 3)), (1, 1, 0, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: size must be positive; got (1, 1, 0, 4).",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "coordinates far outside, reflection (accepted)",
+        "nn.grid_sample(jnp.arange(4.0).reshape(1, 1, 1, 4), jnp.array([[[[1e30, 0.0], [-7.25, "
+        '0.0]]]]), padding_mode="reflection")',
+        "accepted",
+        "[[[[0.0, 3.0]]]]",
+    ),
 ]
 
 
