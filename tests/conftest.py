@@ -272,10 +272,11 @@ _DEFAULT_KEEP = 0.2
 # class of input that such a sample keeps whole: modes, dtypes, layouts.
 _MAX_CLASSES = 12
 # --all's share of each sampled grid, beyond the cases that keep every value of every
-# parameter shared by several cases. With a quarter, --all ran 3,207 of 7,109 cases and
-# an estimated 46% of the CPU seconds of every case (2026-11-28, per-test CPU times of
-# 1,477 cases of 8 files, measured under a load of ~20 on 2 cores; 61% with half): the
-# full suite's ~20 minutes in CI down to ~9 (docs/development.md, "The test budget").
+# covered parameter (the default run's share where larger). Most of --all's cost is
+# those covering cases: with a quarter it ran 3,867 of 7,109 cases, an estimated 58%
+# of the CPU seconds of every case, and the same with a tenth (2026-11-28, per-test
+# CPU times of 2,258 cases of 10 files, under a load of ~20 on 2 cores;
+# docs/development.md, "The test budget").
 _ALL_KEEP = 0.25
 
 
@@ -285,9 +286,10 @@ def pytest_collection_modifyitems(config, items):
     cases, < 1, or a count), ``_DEFAULT_KEEP`` of any other grid of at least
     ``_MIN_SAMPLED_GRID`` cases, covering every value of each parameter that names a
     class of input (``_MAX_CLASSES``). ``--all``: the slow tests too, and of the same
-    grids ``_ALL_KEEP`` or the default run's share if larger, covering the same values
-    and every value of every parameter whose values are shared by several cases,
-    however many (a grid's rules, forms, shapes and layouts), in an order drawn from
+    grids ``_ALL_KEEP`` or the default run's share if larger, covering every value of
+    every parameter (a list of cases, such as rules, forms or catalogue rows, whole),
+    or where the marker names a cover, that cover and every parameter whose values
+    several cases share, however many; in an order drawn from
     the seed (``_sample_seed``). ``--every-case``: everything."""
     run_all = config.getoption("run_all")
     if _every_case(config):
@@ -311,7 +313,13 @@ def pytest_collection_modifyitems(config, items):
         if run_all:
             share = keep if keep < 1 else keep / len(group)
             keep = max(share, marker.kwargs.get("all_keep", _ALL_KEEP) if marker else _ALL_KEEP)
-            also_cover = _class_parameters(group, math.inf)
+            # A grid the default run samples by its classes alone: every value of every
+            # parameter, a list of cases (rules, forms, catalogue rows) whole. A marker's
+            # own cover: with every parameter whose values several cases share.
+            if marker is not None and "cover" in marker.kwargs:
+                also_cover = _class_parameters(group, math.inf)
+            else:
+                cover = None
             if keep >= 1:
                 continue
         sampled.update(group)
