@@ -12,7 +12,14 @@ the tests marked ``slow`` and the cases of a ``subsample``-marked grid past its
 deterministic sample (which keeps every value of every covered parameter), tests
 that loop over many cases check a share of them (the ``full_run`` fixture), and XLA
 compiles without LLVM's optimizations (``_DEFAULT_RUN_XLA_FLAGS``).
-``pytest --all`` (CI) runs everything, compiled as XLA compiles by default.
+``pytest --all`` (CI) adds the ``slow`` tests and compiles as XLA compiles by default;
+its grids are samples too, larger ones, that keep every value of every parameter that
+names a class and rotate the combinations with a seed drawn from the commit
+(``JAXPAD_SAMPLE_SEED``, which CI sets; else ``git rev-parse HEAD``; else a fixed
+seed), so that successive commits run different cases. ``pytest --all --every-case``
+(or ``JAXPAD_EVERY_CASE=1``) runs every case of every grid and loop: a nightly's run,
+or a contributor's after a change to a planner. docs/development.md, "The test
+budget", says what each run costs.
 
 Hypothesis: "ci" (``--all``) fits the full suite's time budget and is derandomized so
 CI is reproducible; "default-run" (the default run) tries fewer examples, also
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
 import zlib
 from collections import defaultdict
 from pathlib import Path
@@ -70,8 +78,17 @@ def pytest_addoption(parser):
         "--all",
         action="store_true",
         dest="run_all",
-        help="jaxpad: run the full suite (CI does): the tests marked slow and every case "
-        "of the subsampled parameter grids.",
+        help="jaxpad: the full suite (CI runs it): the tests marked slow, XLA's default "
+        "compiler flags, and of each parameter grid a larger sample than the default "
+        "run's, every value of every class parameter kept, the combinations rotated by "
+        "the commit (JAXPAD_SAMPLE_SEED).",
+    )
+    parser.addoption(
+        "--every-case",
+        action="store_true",
+        dest="every_case",
+        help="jaxpad: --all with every case of every parameter grid, not a sample (also "
+        "JAXPAD_EVERY_CASE=1): a nightly run, or a check of a change to a planner.",
     )
 
 
@@ -100,7 +117,42 @@ def _add_xla_flags(flags):
     return " ".join(given + added)
 
 
+def _every_case(config):
+    return config.getoption("every_case") or os.environ.get("JAXPAD_EVERY_CASE", "") not in (
+        "",
+        "0",
+    )
+
+
+def _sample_seed(config):
+    """The seed that orders the grids' cases before a sample is drawn: ``""`` (the
+    fixed order of the default run) unless ``JAXPAD_SAMPLE_SEED`` names one; under
+    ``--all``, else the checkout's commit, else a fixed one (an unpacked sdist)."""
+    seed = os.environ.get("JAXPAD_SAMPLE_SEED")
+    if seed is not None or not config.getoption("run_all"):
+        return seed or ""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=config.rootpath,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return _FALLBACK_SEED
+    return head.stdout.strip() if head.returncode == 0 and head.stdout.strip() else _FALLBACK_SEED
+
+
+# --all's seed outside a git checkout without JAXPAD_SAMPLE_SEED.
+_FALLBACK_SEED = "jaxpad"
+
+
 def pytest_configure(config):
+    if _every_case(config):
+        config.option.run_all = True
+    # Once, here: the xdist workers inherit it and so draw the controller's sample.
+    os.environ["JAXPAD_SAMPLE_SEED"] = config.jaxpad_sample_seed = _sample_seed(config)
     if config.getoption("run_all"):
         return
     # The default run tries fewer Hypothesis examples; --all (CI) the "ci" profile's.
@@ -112,9 +164,16 @@ def pytest_configure(config):
 
 
 def pytest_report_header(config):
+    seed = config.jaxpad_sample_seed
+    if _every_case(config):
+        return "jaxpad: the full suite, every case (--all --every-case)"
     if config.getoption("run_all"):
-        return "jaxpad: the full suite (--all)"
-    return "jaxpad: the default run; pytest --all adds the slow tests and whole grids"
+        return (
+            f"jaxpad: the full suite (--all), grids sampled with JAXPAD_SAMPLE_SEED={seed} "
+            "(set it to repeat this run; --every-case runs every case)"
+        )
+    rotated = f", grids sampled with JAXPAD_SAMPLE_SEED={seed}" if seed else ""
+    return f"jaxpad: the default run{rotated}; pytest --all adds the slow tests and more cases"
 
 
 def _value_key(value):
@@ -135,36 +194,52 @@ def _flat(params):
     return flat
 
 
-def _sampled(items, keep, cover):
+def _class_parameters(items, most):
+    """The parameters of ``items`` (the cases of one test function) that name classes
+    of input: each value shared by several cases, and at most ``most`` values."""
+    values = defaultdict(set)
+    for item in items:
+        for name, value in _flat(item.callspec.params).items():
+            values[name].add(_value_key(value))
+    return [
+        name
+        for name, seen_values in values.items()
+        if len(seen_values) <= most and len(seen_values) < len(items)
+    ]
+
+
+def _classes(params, cover):
+    """The classes a case with these parameters belongs to, for ``cover``: a list of
+    parameter names, None (every parameter) or a function of the parameters."""
+    if callable(cover):
+        return {("", _value_key(value)) for value in cover(params)}
+    names = params if cover is None else [name for name in cover if name in params]
+    return {(name, _value_key(params[name])) for name in names}
+
+
+def _sampled(items, keep, cover, seed="", also_cover=None):
     """``keep`` of ``items`` (the cases of one test function), at least one for each
     value of each parameter in ``cover`` (all of them by default; ``"case.mode"`` names
-    the entry ``"mode"`` of a dict-valued parameter ``case``; or a function of the
-    parameters that returns the classes a case belongs to). Deterministic: the
-    order is a CRC of the test ids, not Python's salted hash or a random seed."""
+    the entry ``"mode"`` of a dict-valued parameter ``case``; ``"classes"``, those of
+    ``_class_parameters``; or a function of the parameters that returns the classes a
+    case belongs to), and of each in ``also_cover`` (the same kinds). Deterministic:
+    the order is a CRC of the test ids started from the seed's, not Python's salted
+    hash; seed ``""`` is the default run's fixed order."""
     if len(items) <= 1:
         return list(items)
-    order = sorted(items, key=lambda item: (zlib.crc32(item.nodeid.encode()), item.nodeid))
+    start = zlib.crc32(seed.encode())
+    order = sorted(items, key=lambda item: (zlib.crc32(item.nodeid.encode(), start), item.nodeid))
     quota = math.ceil(keep * len(items)) if keep < 1 else int(keep)
-    if cover == "classes":
-        # The parameters that name classes of input (a mode, a dtype, a layout: few
-        # values, each shared by several cases), not the ones that list cases.
-        values = defaultdict(set)
-        for item in items:
-            for name, value in _flat(item.callspec.params).items():
-                values[name].add(_value_key(value))
-        cover = [
-            name
-            for name, seen_values in values.items()
-            if len(seen_values) <= _MAX_CLASSES and len(seen_values) < len(items)
-        ]
+    covers = [cover] if also_cover is None else [cover, also_cover]
+    covers = [
+        _class_parameters(items, _MAX_CLASSES) if each == "classes" else each for each in covers
+    ]
     chosen, seen = [], set()
     for item in order:
         params = _flat(item.callspec.params) if hasattr(item, "callspec") else {}
-        if callable(cover):
-            classes = {("", _value_key(value)) for value in cover(params)}
-        else:
-            names = params if cover is None else [name for name in cover if name in params]
-            classes = {(name, _value_key(params[name])) for name in names}
+        classes = set()
+        for which, each in enumerate(covers):
+            classes |= {(which, *key) for key in _classes(params, each)}
         if not classes <= seen:
             chosen.append(item)
             seen |= classes
@@ -196,6 +271,13 @@ _DEFAULT_KEEP = 0.2
 # A parameter with at most this many values (each shared by several cases) names a
 # class of input that such a sample keeps whole: modes, dtypes, layouts.
 _MAX_CLASSES = 12
+# --all's share of each sampled grid, beyond the cases that keep every value of every
+# covered parameter (the default run's share where larger). Most of --all's cost is
+# those covering cases: with a quarter it ran 3,867 of 7,109 cases, an estimated 58%
+# of the CPU seconds of every case, and the same with a tenth (2026-11-28, per-test
+# CPU times of 2,258 cases of 10 files, under a load of ~20 on 2 cores;
+# docs/development.md, "The test budget").
+_ALL_KEEP = 0.25
 
 
 def pytest_collection_modifyitems(config, items):
@@ -203,9 +285,16 @@ def pytest_collection_modifyitems(config, items):
     its sample: ``subsample(keep, cover=...)`` where marked (``keep`` a fraction of the
     cases, < 1, or a count), ``_DEFAULT_KEEP`` of any other grid of at least
     ``_MIN_SAMPLED_GRID`` cases, covering every value of each parameter that names a
-    class of input (``_MAX_CLASSES``)."""
-    if config.getoption("run_all"):
+    class of input (``_MAX_CLASSES``). ``--all``: the slow tests too, and of the same
+    grids ``_ALL_KEEP`` or the default run's share if larger, covering every value of
+    every parameter (a list of cases, such as rules, forms or catalogue rows, whole),
+    or where the marker names a cover, that cover and every parameter whose values
+    several cases share, however many; in an order drawn from
+    the seed (``_sample_seed``). ``--every-case``: everything."""
+    run_all = config.getoption("run_all")
+    if _every_case(config):
         return
+    seed = config.jaxpad_sample_seed
     groups = defaultdict(list)
     for item in items:
         if hasattr(item, "callspec"):
@@ -220,11 +309,24 @@ def pytest_collection_modifyitems(config, items):
             keep, cover = _DEFAULT_KEEP, "classes"
         else:
             continue
+        also_cover = None
+        if run_all:
+            share = keep if keep < 1 else keep / len(group)
+            keep = max(share, marker.kwargs.get("all_keep", _ALL_KEEP) if marker else _ALL_KEEP)
+            # A grid the default run samples by its classes alone: every value of every
+            # parameter, a list of cases (rules, forms, catalogue rows) whole. A marker's
+            # own cover: with every parameter whose values several cases share.
+            if marker is not None and "cover" in marker.kwargs:
+                also_cover = _class_parameters(group, math.inf)
+            else:
+                cover = None
+            if keep >= 1:
+                continue
         sampled.update(group)
-        selected.update(_sampled(group, keep, cover))
+        selected.update(_sampled(group, keep, cover, seed, also_cover))
     kept, left_out = [], []
     for item in items:
-        out = item.get_closest_marker("slow") is not None or (
+        out = (not run_all and item.get_closest_marker("slow") is not None) or (
             item in sampled and item not in selected
         )
         (left_out if out and not _named_on_the_command_line(config, item) else kept).append(item)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import os
+import zlib
+from types import SimpleNamespace
 
 import pytest
 
@@ -38,3 +41,84 @@ def test_default_run_compiles_without_llvms_optimizations_and_all_keeps_xlas_def
 def test_a_flag_the_user_set_wins(monkeypatch, given, expected):
     monkeypatch.setenv("XLA_FLAGS", given)
     assert set(conftest._add_xla_flags(conftest._DEFAULT_RUN_XLA_FLAGS).split()) == expected
+
+
+class _Case:
+    """A collected case as the sampler reads it: a node id and its parameters."""
+
+    def __init__(self, **params):
+        self.nodeid = "tests/test_x.py::test_x[" + "-".join(map(str, params.values())) + "]"
+        self.callspec = SimpleNamespace(params=params)
+
+    def __repr__(self):
+        return self.nodeid
+
+
+def _grid():
+    # 8 modes (a class) x 30 shapes (a class of more than _MAX_CLASSES values) x 2 dtypes.
+    return [
+        _Case(mode=mode, shape=shape, dtype=dtype)
+        for mode in range(8)
+        for shape in range(30)
+        for dtype in ("f4", "i1")
+    ]
+
+
+def _values(cases, name):
+    return {case.callspec.params[name] for case in cases}
+
+
+def test_the_default_runs_order_is_the_crc_of_the_ids():
+    cases = _grid()
+    first = min(cases, key=lambda case: zlib.crc32(case.nodeid.encode()))
+    assert conftest._sampled(cases, 1, cover=[])[0] is first
+    assert conftest._sampled(cases, 1, cover=[], seed="")[0] is first
+
+
+def test_a_sample_keeps_every_class_and_the_seed_rotates_the_rest():
+    cases = _grid()
+    samples = [conftest._sampled(cases, 0.25, "classes", seed) for seed in ("a", "b", "c")]
+    for sample in samples:
+        assert len(sample) == 120
+        assert _values(sample, "mode") == set(range(8))
+        assert _values(sample, "dtype") == {"f4", "i1"}
+    assert len({frozenset(map(id, sample)) for sample in samples}) == 3
+    # Three commits run well over one sample's cases (about 1 - 0.75**3 of the grid).
+    assert len(set().union(*({id(case) for case in s} for s in samples))) > 1.5 * 120
+
+
+def test_all_also_covers_every_repeated_parameter_however_many_values():
+    cases = _grid()
+    # "classes" leaves out shape (30 values, more than _MAX_CLASSES)...
+    assert conftest._class_parameters(cases, conftest._MAX_CLASSES) == ["mode", "dtype"]
+    # ...which --all's also_cover keeps: every shape in every run.
+    also = conftest._class_parameters(cases, math.inf)
+    assert also == ["mode", "shape", "dtype"]
+    for seed in ("a", "b"):
+        sample = conftest._sampled(cases, 0.05, "classes", seed, also_cover=also)
+        assert _values(sample, "shape") == set(range(30))
+        assert _values(sample, "mode") == set(range(8))
+    # A parameter naming one case each is a list of cases, not a class: rotated.
+    listed = [_Case(case=i) for i in range(10)]
+    assert conftest._class_parameters(listed, math.inf) == []
+    assert len(conftest._sampled(listed, 0.5, "classes", "a", also_cover=[])) == 5
+
+
+def test_the_seed_comes_from_the_environment_then_git_then_a_fixed_one(monkeypatch, tmp_path):
+    def config(run_all, root=tmp_path):
+        return SimpleNamespace(getoption=lambda name: run_all, rootpath=root)
+
+    monkeypatch.setenv("JAXPAD_SAMPLE_SEED", "abc")
+    assert conftest._sample_seed(config(True)) == "abc"
+    assert conftest._sample_seed(config(False)) == "abc"
+    monkeypatch.delenv("JAXPAD_SAMPLE_SEED")
+    # The default run keeps its fixed order unless a seed is given.
+    assert conftest._sample_seed(config(False)) == ""
+    # tmp_path is no git checkout (an unpacked sdist): the fixed seed.
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    assert conftest._sample_seed(config(True)) == conftest._FALLBACK_SEED
+
+
+def test_this_run_drew_its_sample_with_the_seed_it_reports(request):
+    # The controller exported the seed for the xdist workers; both drew with it.
+    assert os.environ["JAXPAD_SAMPLE_SEED"] == request.config.jaxpad_sample_seed
