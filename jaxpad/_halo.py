@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _lowering, _sides
+from jaxpad import _args, _checks, _lowering
 from jaxpad._index_maps import ARITHMETIC_MODES, base_mode
 from jaxpad._pad import pad
 from jaxpad._typing import IntSequence, Modes, PadValue
@@ -94,25 +94,25 @@ def halo_pad(
              [5., 6., 7., 0.]], dtype=float32)
     """
     x = jnp.asarray(x)
-    mode = _sides.parse_modes(_FN, mode, x.ndim)
-    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
+    mode = _args.parse_modes(_FN, mode, x.ndim)
+    # Told apart below (_args.split_faces): a scalar, an array or pairs per axis.
     value: Any = pad_value
     halo_begin = _halo_widths("halo_begin", halo_begin, x.ndim)
     halo_end = _halo_widths("halo_end", halo_end, x.ndim)
     names = _check_axis_names(axis_names, x.ndim)
-    value, faces = _sides.split_faces(_FN, value, mode, x.shape, x.dtype)
+    value, faces = _args.split_faces(_FN, value, mode, x.shape, x.dtype)
     if faces:
         out = halo_pad(x, halo_begin, halo_end, mode, value, axis_names=axis_names)
-        pairs = _sides.PadMode(mode, x.ndim).sides
+        pairs = _args.PadMode(mode, x.ndim).sides
         return _add_faces(out, faces, pairs, x.shape, halo_begin, halo_end, axis_names, names)
     # Validates value before anything is traced.
-    if _sides.is_one_mode_pad(mode, value):
+    if _args.is_one_mode_pad(mode, value):
         _checks.pad_value_operand(_FN, value, mode, x.dtype)
     else:
-        value = _sides.values_operand(_FN, value, mode, x.ndim, x.dtype)
-        mode = _sides.PadMode(mode, x.ndim).sides
-        _sides.check_dtype(_FN, mode, x.dtype)
-    pairs = _sides.PadMode(mode, x.ndim).sides
+        value = _args.values_operand(_FN, value, mode, x.ndim, x.dtype)
+        mode = _args.PadMode(mode, x.ndim).sides
+        _args.check_dtype(_FN, mode, x.dtype)
+    pairs = _args.PadMode(mode, x.ndim).sides
     sizes = {axis: _mesh_axis_size(axis, name) for axis, name in enumerate(names) if name}
     for axis, size in sizes.items():
         for arg, widths in (("halo_begin", halo_begin), ("halo_end", halo_end)):

@@ -1,11 +1,20 @@
-"""Per-axis and per-side boundary modes: parsing ``mode`` and ``pad_value``.
+"""A pad's arguments, read once: what the caller passed, as one frozen ``PadArgs``.
+
+Every public function that pads (``jaxpad.pad``, ``dynamic_pad``, ``halo_pad``,
+``jaxpad.numpy.pad``, the ``jaxpad.nn`` ops) hands what its caller passed (widths, the
+mode in any of its spellings, the pad value, ``interior``, ``crop_first``) to one
+function here, ``pad_args``, with its own name for the messages. It checks them in
+one pass and returns a ``PadArgs``: static, hashable, one spelling per meaning, plus
+the value operands it built. The modules below (the primitives' rules, ``_lowering``,
+``_sharded_pad``) take that description as it is and check nothing again.
 
 A mode per side is either one of ``MODES`` for every side (the primitives' string
 ``mode``, planned by ``_lowering``) or a tuple with one ``(begin, end)`` pair per axis.
 Every side mode is linear in ``(x, pad_value)``, so a pad is ``L(x) + V(pad_value)``;
-the primitive computes both, the values being its ``(ndim, 2)`` operand. This module
-checks and normalises what the user passed (modes, scalar values, per-side values,
-face arrays); the formula and every graph built from it live in ``_lowering._sided``.
+the primitive computes both, the values being its ``(ndim, 2)`` operand. The formula
+and every graph built from it live in ``_lowering._sided``.
+
+Imports: ``_checks`` and ``_index_maps`` only (both below ``_lowering``).
 """
 
 from __future__ import annotations
@@ -19,13 +28,18 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxpad import _checks
+from jaxpad._compat import InconclusiveDimensionOperation
 from jaxpad._index_maps import (
     ARITHMETIC_MODES,
     MODES,
     SIDE_MODES,
     VALUE_MODES,
 )
-from jaxpad._lowering import Faces, Sides
+
+# A ``(begin, end)`` pair of side modes per axis, and face arrays by ``(axis, side)``
+# (the same aliases as ``_lowering._sided``'s, which this module sits below).
+Sides = tuple[tuple[str, str], ...]
+Faces = dict[tuple[int, int], jax.Array]
 
 
 def _check_one(fn_name: str, mode: object, where: str) -> str:
@@ -243,3 +257,194 @@ def value_shape(pad_value: Any) -> tuple[int, ...]:
         if len(lengths) == 1:
             return (len(pad_value), lengths.pop())
     return np.shape(pad_value)
+
+
+# The description ---------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class PadArgs:
+    """A static pad of an array of ``in_shape``, its arguments checked once.
+
+    ``mode`` is the primitive's parameter (``PadMode``): one of ``MODES`` when every
+    side has that mode and the value is one scalar, else one ``(begin, end)`` pair per
+    axis. ``crop`` is ``crop_first``'s slice of ``x`` (``(starts, limits)``) or None,
+    and ``pads_begin``/``pads_end`` are what remains to pad after it. ``faces`` names
+    the sides whose values are arrays along their face.
+
+    ``value`` (the scalar or ``(ndim, 2)`` operand, of ``x``'s dtype) and
+    ``face_values`` are operands, possibly traced: carried along, not compared or
+    hashed. Two descriptions are equal when they bind the same primitive parameters.
+    """
+
+    in_shape: tuple[int, ...]
+    pads_begin: tuple[int, ...]
+    pads_end: tuple[int, ...]
+    interior: tuple[int, ...]
+    mode: str | Sides
+    crop: tuple[tuple[int, ...], tuple[int, ...]] | None
+    out_shape: tuple[int, ...]
+    faces: tuple[tuple[int, int], ...] = ()
+    fn_name: str = dataclasses.field(default="jaxpad.pad", compare=False)
+    value: Any = dataclasses.field(default=None, compare=False, repr=False)
+    face_values: Any = dataclasses.field(default=None, compare=False, repr=False)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.in_shape)
+
+    @property
+    def sides(self) -> Sides:
+        return PadMode(self.mode, self.ndim).sides
+
+    @property
+    def cropped_shape(self) -> tuple[int, ...]:
+        """The shape that is padded: ``in_shape``, cropped first by ``crop_first``."""
+        if self.crop is None:
+            return self.in_shape
+        return tuple(hi - lo for lo, hi in zip(*self.crop))
+
+
+def pad_args(
+    fn_name: str,
+    x: Any,
+    pads_begin: Any,
+    pads_end: Any,
+    mode: Any = "constant",
+    pad_value: Any = None,
+    *,
+    interior: Any = None,
+    crop_first: Any = False,
+    traced_hint: str = "",
+) -> PadArgs:
+    """Checks a pad's arguments once and describes the pad (``jaxpad.pad``'s arguments).
+
+    ``fn_name`` is the public function the caller called: every message starts with
+    it. The checks run in a fixed order (mode, widths, interior, values, crop_first,
+    then the output shape), so a call with several mistakes is told the first.
+    """
+    ndim = x.ndim
+    mode = parse_modes(fn_name, mode, ndim)
+    pads_begin = _checks.static_int_tuple(
+        fn_name, "pads_begin", pads_begin, traced_hint=traced_hint
+    )
+    pads_end = _checks.static_int_tuple(fn_name, "pads_end", pads_end, traced_hint=traced_hint)
+    if interior is None:
+        interior = (0,) * ndim
+    else:
+        interior = _checks.static_int_tuple(fn_name, "interior", interior)
+    value, face_values = split_faces(fn_name, pad_value, mode, x.shape, x.dtype)
+    if face_values and crop_first:
+        raise ValueError(
+            f"{fn_name}: crop_first=True takes scalar pad values; value has arrays along "
+            f"the faces {sorted(face_values)} (axis, side). Crop x and the face arrays first."
+        )
+    mode, value = mode_and_value(fn_name, mode, value, ndim, x.dtype)
+    if not isinstance(crop_first, (bool, np.bool_)):
+        raise TypeError(f"{fn_name}: crop_first must be a bool; got {crop_first!r}.")
+    shape = tuple(x.shape)
+    crop = None
+    if crop_first:
+        crop, pads_begin, pads_end = _crop_first(fn_name, shape, pads_begin, pads_end, interior)
+        shape = tuple(hi - lo for lo, hi in zip(*crop))
+    out_shape = padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode)
+    return PadArgs(
+        in_shape=tuple(x.shape),
+        pads_begin=pads_begin,
+        pads_end=pads_end,
+        interior=interior,
+        mode=mode,
+        crop=crop,
+        out_shape=out_shape,
+        faces=tuple(sorted(face_values)),
+        fn_name=fn_name,
+        value=value,
+        face_values=face_values or None,
+    )
+
+
+def mode_and_value(fn_name: str, mode: str | Sides, value: Any, ndim: int, dtype):
+    """The primitive's ``mode`` and value operand for a parsed mode and a value whose
+    face arrays ``split_faces`` took out: one mode with a scalar, else per side."""
+    if is_one_mode_pad(mode, value):
+        return mode, _checks.pad_value_operand(fn_name, value, mode, dtype)
+    operand = values_operand(fn_name, value, mode, ndim, dtype)
+    mode = PadMode(mode, ndim).sides  # per-side values with one mode: per side too
+    check_dtype(fn_name, mode, dtype)
+    if operand is None:
+        operand = np.zeros((ndim, 2), dtype)
+    return mode, operand
+
+
+def _crop_first(fn_name: str, shape, pads_begin, pads_end, interior):
+    """``crop_first``'s slice of ``x`` (``(starts, limits)``) and the pads that remain."""
+    _checks.check_length(fn_name, "pads_begin", pads_begin, len(shape))
+    _checks.check_length(fn_name, "pads_end", pads_end, len(shape))
+    if any(interior):
+        raise ValueError(
+            f"{fn_name}: crop_first=True needs interior of 0 (crop the original or the "
+            f"dilated elements?); got interior={interior}."
+        )
+    starts, limits = [], []
+    for axis, (n, lo, hi) in enumerate(zip(shape, pads_begin, pads_end)):
+        crop_lo, crop_hi = max(-lo, 0), max(-hi, 0)
+        if crop_lo + crop_hi > n:
+            raise ValueError(
+                f"{fn_name}: crop_first=True crops {crop_lo + crop_hi} elements from axis "
+                f"{axis} of size {n}: pads_begin[{axis}]={lo}, pads_end[{axis}]={hi}."
+            )
+        starts.append(crop_lo)
+        limits.append(n - crop_hi)
+    remaining = tuple(max(lo, 0) for lo in pads_begin), tuple(max(hi, 0) for hi in pads_end)
+    return (tuple(starts), tuple(limits)), *remaining
+
+
+def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
+    """Validates a pad configuration against ``shape`` and returns the output shape."""
+    ndim = len(shape)
+    _checks.check_length(fn_name, "pads_begin", pads_begin, ndim)
+    _checks.check_length(fn_name, "pads_end", pads_end, ndim)
+    _checks.check_length(fn_name, "interior", interior, ndim)
+    _checks.check_non_negative(fn_name, "interior", interior)
+    if mode != "constant" and any(interior):
+        raise ValueError(
+            f"{fn_name}: interior padding needs mode='constant' and a scalar pad_value; "
+            f"got interior={interior} with mode={describe_modes(mode)}."
+        )
+    view = PadMode(mode, ndim)
+    if view.single is None:
+        _checks.check_length(fn_name, "mode", mode, ndim)
+    out_shape = []
+    for axis, (n, lo, hi, r) in enumerate(zip(shape, pads_begin, pads_end, interior)):
+        dilated = (n - 1) * (r + 1) + 1 if n else 0
+        size = lo + dilated + hi
+        _checks.check_dim_size(
+            fn_name,
+            axis,
+            size,
+            f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, interior[{axis}]={r}, "
+            f"pads_end[{axis}]={hi}",
+        )
+        try:
+            negative = size < 0
+        except InconclusiveDimensionOperation:
+            raise ValueError(
+                f"{fn_name}: the output size {size} on axis {axis} may be negative for some "
+                f"x.shape[{axis}]={n}: add the constraint '{size} >= 0' to "
+                "jax.export.symbolic_shape, or crop less."
+            ) from None
+        if negative:
+            raise ValueError(
+                f"{fn_name}: the output would have negative size {size} on axis {axis}: "
+                f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, pads_end[{axis}]={hi}."
+            )
+        reading = [m for m, pad in zip(view.sides[axis], (lo, hi)) if m != "constant" and pad > 0]
+        if reading and n == 0 and size > 0:
+            shown = repr(mode) if view.single else f"{reading[0]!r} on axis {axis}"
+            raise ValueError(
+                f"{fn_name}: mode={shown} cannot fill axis {axis} of x.shape="
+                f"{tuple(shape)}: it is empty and the output is not (size {size}); "
+                "only mode='constant' can pad an empty axis."
+            )
+        out_shape.append(size)
+    return tuple(out_shape)
