@@ -115,6 +115,13 @@ def pad(
     return padded(x, args)
 
 
+def pad_for(fn_name: str, x, pads_begin, pads_end, mode="constant", pad_value=None):
+    """``jaxpad.pad`` for another public function that pads (``fn_name``: the one its
+    caller called, which starts the messages): its arguments described once."""
+    x = jnp.asarray(x)
+    return padded(x, _args.pad_args(fn_name, x, pads_begin, pads_end, mode, pad_value))
+
+
 def padded(x: jax.Array, args: PadArgs) -> jax.Array:
     """``x`` padded as ``args`` describes: the one path below the checks, taken by every
     public function that pads (``_args.pad_args`` built ``args`` from its arguments)."""
