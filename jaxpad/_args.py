@@ -363,6 +363,27 @@ def pad_args(
     )
 
 
+def derived(fn_name: str, x: Any, pads_begin, pads_end, mode: str | Sides) -> PadArgs:
+    """A pad that jaxpad builds from one ``pad_args`` checked (the face arrays'
+    extensions): Python int pads, a parsed mode and no value, described unchecked."""
+    ndim = x.ndim
+    if not isinstance(mode, str):
+        sides = {side for pair in mode for side in pair}
+        if len(sides) == 1 and next(iter(sides)) in MODES:
+            mode = next(iter(sides))  # as parse_modes spells it
+    return PadArgs(
+        in_shape=tuple(x.shape),
+        pads_begin=tuple(pads_begin),
+        pads_end=tuple(pads_end),
+        interior=(0,) * ndim,
+        mode=mode,
+        crop=None,
+        out_shape=tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end)),
+        fn_name=fn_name,
+        value=np.zeros(PadMode(mode, ndim).value_shape, x.dtype),
+    )
+
+
 def mode_and_value(fn_name: str, mode: str | Sides, value: Any, ndim: int, dtype):
     """The primitive's ``mode`` and value operand for a parsed mode and a value whose
     face arrays ``split_faces`` took out: one mode with a scalar, else per side."""

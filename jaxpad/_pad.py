@@ -134,7 +134,8 @@ def padded(x: jax.Array, args: PadArgs) -> jax.Array:
     if args.face_values:
         # The face arrays' term (linear in them) added to the pad of the scalars.
         faces, sides, shape = args.face_values, args.sides, x.shape
-        return _lowering.add_static_faces(out, faces, sides, shape, pads_begin, pads_end, pad)
+        extend = derived_pad(args.fn_name)
+        return _lowering.add_static_faces(out, faces, sides, shape, pads_begin, pads_end, extend)
     return out
 
 
@@ -144,14 +145,22 @@ def _pad_scalars(x, value, args: PadArgs) -> jax.Array:
     if sided and wants_devices(x):
         # Sharded: one-mode pads plan their exchange (docs/sharding.md); the signs,
         # edge rows and values are elementwise.
-        def one_mode(y, begins, ends, base):
-            return pad(y, begins, ends, base)
-
         def composed(x, value):
+            one_mode = derived_pad(args.fn_name)
             return _lowering.composed_pad(x, value, pads_begin, pads_end, mode, one_mode)
 
         return in_auto_axes(composed, x, args.out_shape)(x, value)
     return _bind(x, value, args)
+
+
+def derived_pad(fn_name: str):
+    """jaxpad's own pads of a checked pad's pieces (a face array's extension, the
+    one-mode parts of a per-side pad), described by ``_args.derived`` unchecked."""
+
+    def pad_piece(y, pads_begin, pads_end, mode):
+        return padded(y, _args.derived(fn_name, y, pads_begin, pads_end, mode))
+
+    return pad_piece
 
 
 def _bind(x, value, args: PadArgs) -> jax.Array:
