@@ -275,6 +275,8 @@ class PadArgs:
     ``value`` (the scalar or ``(ndim, 2)`` operand, of ``x``'s dtype) and
     ``face_values`` are operands, possibly traced: carried along, not compared or
     hashed. Two descriptions are equal when they bind the same primitive parameters.
+    (``halo_pad``'s pads are built of pieces, each a ``derived`` pad: its value is the
+    checked scalar as the caller gave it, or None for zeros, converted by each piece.)
     """
 
     in_shape: tuple[int, ...]
@@ -285,6 +287,8 @@ class PadArgs:
     crop: tuple[tuple[int, ...], tuple[int, ...]] | None
     out_shape: tuple[int, ...]
     faces: tuple[tuple[int, int], ...] = ()
+    # halo_pad: the mesh axes (a tuple of names, or None) each axis of x is split over.
+    axis_names: tuple[tuple[str, ...] | None, ...] | None = None
     fn_name: str = dataclasses.field(default="jaxpad.pad", compare=False)
     value: Any = dataclasses.field(default=None, compare=False, repr=False)
     face_values: Any = dataclasses.field(default=None, compare=False, repr=False)
@@ -363,14 +367,15 @@ def pad_args(
     )
 
 
-def derived(fn_name: str, x: Any, pads_begin, pads_end, mode: str | Sides) -> PadArgs:
-    """A pad that jaxpad builds from one ``pad_args`` checked (the face arrays'
-    extensions): Python int pads, a parsed mode and no value, described unchecked."""
+def derived(
+    fn_name: str, x: Any, pads_begin, pads_end, mode: str | Sides, pad_value: Any = None
+) -> PadArgs:
+    """A pad that jaxpad builds from one ``pad_args`` or ``halo_args`` checked (a face
+    array's extension, a piece of a per-side or halo pad): int pads, a parsed mode and
+    a checked value, described without checking them again."""
     ndim = x.ndim
-    if not isinstance(mode, str):
-        sides = {side for pair in mode for side in pair}
-        if len(sides) == 1 and next(iter(sides)) in MODES:
-            mode = next(iter(sides))  # as parse_modes spells it
+    mode = _normal_modes(mode, ndim)
+    mode, value = mode_and_value(fn_name, mode, pad_value, ndim, x.dtype)
     return PadArgs(
         in_shape=tuple(x.shape),
         pads_begin=tuple(pads_begin),
@@ -380,8 +385,104 @@ def derived(fn_name: str, x: Any, pads_begin, pads_end, mode: str | Sides) -> Pa
         crop=None,
         out_shape=tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end)),
         fn_name=fn_name,
-        value=np.zeros(PadMode(mode, ndim).value_shape, x.dtype),
+        value=value,
     )
+
+
+def _normal_modes(mode: str | Sides, ndim: int) -> str | Sides:
+    """A parsed mode spelled as ``parse_modes`` spells it (one string when it can)."""
+    if isinstance(mode, str):
+        return mode if mode in MODES else ((mode, mode),) * ndim
+    sides = {side for pair in mode for side in pair}
+    if len(sides) == 1 and next(iter(sides)) in MODES:
+        return next(iter(sides))
+    return tuple((begin, end) for begin, end in mode)
+
+
+def halo_args(
+    fn_name: str, x: Any, halo_begin: Any, halo_end: Any, mode: Any, pad_value: Any, axis_names
+) -> PadArgs:
+    """``halo_pad``'s arguments checked once (``pad_args``'s order: mode, widths, then
+    the mesh axes, then the values); ``pads_begin``/``pads_end`` are the halo widths."""
+    ndim = x.ndim
+    mode = parse_modes(fn_name, mode, ndim)
+    halo_begin = _halo_widths(fn_name, "halo_begin", halo_begin, ndim)
+    halo_end = _halo_widths(fn_name, "halo_end", halo_end, ndim)
+    names = _axis_names(fn_name, axis_names, ndim)
+    value, face_values = split_faces(fn_name, pad_value, mode, x.shape, x.dtype)
+    if not face_values and is_one_mode_pad(mode, value):
+        _checks.pad_value_operand(fn_name, value, mode, x.dtype)  # each piece converts it
+    else:
+        value = values_operand(fn_name, value, mode, ndim, x.dtype)
+        mode = PadMode(mode, ndim).sides
+        check_dtype(fn_name, mode, x.dtype)
+    return PadArgs(
+        in_shape=tuple(x.shape),
+        pads_begin=halo_begin,
+        pads_end=halo_end,
+        interior=(0,) * ndim,
+        mode=mode,
+        crop=None,
+        out_shape=tuple(lo + n + hi for lo, n, hi in zip(halo_begin, x.shape, halo_end)),
+        faces=tuple(sorted(face_values)),
+        axis_names=names,
+        fn_name=fn_name,
+        value=value,
+        face_values=face_values or None,
+    )
+
+
+def derived_halo(args: PadArgs, x: Any, halo_begin, halo_end, mode: str | Sides) -> PadArgs:
+    """A halo pad of ``x`` (a face array of ``args``' pad) over the same mesh axes, with
+    no value: described without checking again."""
+    return dataclasses.replace(
+        args,
+        in_shape=tuple(x.shape),
+        pads_begin=tuple(halo_begin),
+        pads_end=tuple(halo_end),
+        mode=_normal_modes(mode, x.ndim),
+        out_shape=tuple(lo + n + hi for lo, n, hi in zip(halo_begin, x.shape, halo_end)),
+        faces=(),
+        value=None,
+        face_values=None,
+    )
+
+
+def _halo_widths(fn_name: str, arg: str, value, ndim: int) -> tuple[int, ...]:
+    widths = _checks.static_int_tuple(fn_name, arg, value)
+    _checks.check_length(fn_name, arg, widths, ndim)
+    _checks.check_non_negative(fn_name, arg, widths)
+    return widths
+
+
+def _axis_names(fn_name: str, axis_names, ndim: int) -> tuple[tuple[str, ...] | None, ...]:
+    """One tuple of mesh axis names (or None) per axis of x."""
+    if isinstance(axis_names, (str, bytes)) or not isinstance(axis_names, Sequence):
+        raise TypeError(
+            f"{fn_name}: axis_names must be a sequence with one entry per axis of x (a mesh "
+            f"axis name, a tuple of names, or None); got {axis_names!r}."
+        )
+    names: list[tuple[str, ...] | None] = []
+    for axis, entry in enumerate(axis_names):
+        if entry is None:
+            names.append(None)
+            continue
+        entry_names = entry if isinstance(entry, tuple) else (entry,)
+        if not entry_names or not all(isinstance(n, str) for n in entry_names):
+            raise TypeError(
+                f"{fn_name}: axis_names[{axis}] must be a mesh axis name (str), a non-empty "
+                f"tuple of names, or None; got {entry!r}."
+            )
+        names.append(entry_names)
+    _checks.check_length(fn_name, "axis_names", tuple(axis_names), ndim)
+    used = [n for entry in names if entry for n in entry]
+    repeated = sorted({n for n in used if used.count(n) > 1})
+    if repeated:
+        raise ValueError(
+            f"{fn_name}: axis_names names mesh axis {repeated[0]!r} more than once; a mesh "
+            f"axis splits one axis of x. Got axis_names={tuple(axis_names)!r}."
+        )
+    return tuple(names)
 
 
 def mode_and_value(fn_name: str, mode: str | Sides, value: Any, ndim: int, dtype):

@@ -101,8 +101,8 @@ def test_messages_start_with_the_name_given():
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts the calls of the one builder and of the mode parser below it."""
-    calls = {"pad_args": 0, "parse_modes": 0}
+    """Counts the calls of the builders and of the mode parser below them."""
+    calls = {"pad_args": 0, "halo_args": 0, "parse_modes": 0}
     for name in calls:
         original = getattr(_args, name)
 
@@ -133,7 +133,26 @@ FACE = [(jnp.ones((1, 4)), 0.0), (1.0, jnp.ones((3, 1)))]
 )
 def test_each_public_function_describes_its_pad_once(counted, call, pads):
     jax.make_jaxpr(call)()
-    assert counted == {"pad_args": pads, "parse_modes": pads}
+    assert counted == {"pad_args": pads, "halo_args": 0, "parse_modes": pads}
+
+
+def halo(x, *args, **kwargs):
+    return jax.vmap(lambda b: jaxpad.halo_pad(b, *args, **kwargs), axis_name="i")(x)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ([1, 1], [2, 0], "reflect"),
+        ([1, 1], [2, 1], [("dirichlet", "wrap"), "edge"], 0.5),
+        # Faces: extended and carried by halo pads of their own, not checked again.
+        ([1, 1], [2, 0], "dirichlet", [(0.5, jnp.arange(4.0)), (1.0, 2.0)]),
+    ],
+)
+def test_halo_pad_describes_its_pad_once(counted, args):
+    blocks = jnp.arange(24.0).reshape(2, 3, 4)
+    jax.make_jaxpr(lambda x: halo(x, *args, axis_names=["i", None]))(blocks)
+    assert counted == {"pad_args": 0, "halo_args": 1, "parse_modes": 1}
 
 
 # Imports run one way ----------------------------------------------------------------
