@@ -40,7 +40,7 @@ from jaxpad._lowering import (
     plan_dynamic_fold,
     register_lowering,
 )
-from jaxpad._pad import pad
+from jaxpad._pad import pad, padded
 from jaxpad._sharded_pad import (
     check_long_split_axes,
     partitioned_dynamic_fold_lowering,
@@ -211,7 +211,7 @@ def _long_static_axes_first(
         begins[axis] = reduced_pad(mode, n, size, int(entries[axis]))
         ends[axis] = size - n - begins[axis]
         entries[axis] = 0
-    return pad(x, begins, ends, mode, pad_value), entries
+    return padded(x, _args.derived(_FN, x, begins, ends, mode, pad_value)), entries
 
 
 def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
@@ -245,7 +245,9 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     # composition, which reduces them (the ends would leave int64 at the extremes).
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
         ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
-        return pad(x, entries, ends, mode, given if faces else values)
+        if faces:
+            return pad(x, entries, ends, mode, given)
+        return padded(x, _args.derived(_FN, x, entries, ends, mode, values))
     if any(bound is not None for bound in max_pad):
         raise ValueError(
             f"{_FN}: max_pad plans halos for one mode per axis; with traced pads and "

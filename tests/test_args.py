@@ -174,3 +174,10 @@ def test_args_sits_below_the_pads_and_their_lowering():
     assert all(name.startswith(below) for name in _imported("_args")), _imported("_args")
     for module in ("_checks", "_compat", "_index_maps"):
         assert not any("_args" in name for name in _imported(module)), module
+
+
+def test_dynamic_pads_static_per_side_pad_is_not_checked_again(counted):
+    # dynamic_pad checks its own arguments (no PadArgs: its pads may be traced); its
+    # static per-side pad is a derived piece, not a second call of jaxpad.pad.
+    jax.make_jaxpr(lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), ["wrap", "dirichlet"], 2.0))(X)
+    assert counted == {"pad_args": 0, "halo_args": 0, "parse_modes": 1}
