@@ -1,12 +1,17 @@
 """A pad's arguments, read once: what the caller passed, as one frozen ``PadArgs``.
 
-Every public function that pads (``jaxpad.pad``, ``dynamic_pad``, ``halo_pad``,
-``jaxpad.numpy.pad``, the ``jaxpad.nn`` ops) hands what its caller passed (widths, the
-mode in any of its spellings, the pad value, ``interior``, ``crop_first``) to one
-function here, ``pad_args``, with its own name for the messages. It checks them in
-one pass and returns a ``PadArgs``: static, hashable, one spelling per meaning, plus
-the value operands it built. The modules below (the primitives' rules, ``_lowering``,
-``_sharded_pad``) take that description as it is and check nothing again.
+Every public function that pads hands what its caller passed (widths, the mode in
+any of its spellings, the pad value, ``interior``, ``crop_first``, the mesh axes) to
+one function here, with its own name for the messages: ``pad_args`` (``jaxpad.pad``,
+``jaxpad.numpy.pad``'s pads, the ``jaxpad.nn`` pools) or ``halo_args``
+(``halo_pad``). It checks them in one pass and returns a ``PadArgs``: static,
+hashable, one spelling per meaning, plus the value operands it built; ``_pad.padded``
+pads by it. The pieces such a pad is built of (a face array's extension, a halo's
+local pad, the one-mode parts of a per-side pad over several devices) are described
+by ``derived``, unchecked. ``dynamic_pad``, whose pads may be traced, checks its
+arguments with this module's parsers, and its static pieces are ``derived`` too. The
+primitives' shape rules keep the checks of their own parameters (for a direct
+``bind``); nothing between checks a caller's arguments again.
 
 A mode per side is either one of ``MODES`` for every side (the primitives' string
 ``mode``, planned by ``_lowering``) or a tuple with one ``(begin, end)`` pair per axis.
@@ -14,7 +19,7 @@ Every side mode is linear in ``(x, pad_value)``, so a pad is ``L(x) + V(pad_valu
 the primitive computes both, the values being its ``(ndim, 2)`` operand. The formula
 and every graph built from it live in ``_lowering._sided``.
 
-Imports: ``_checks`` and ``_index_maps`` only (both below ``_lowering``).
+Imports: ``_checks``, ``_compat`` and ``_index_maps`` only (all below ``_lowering``).
 """
 
 from __future__ import annotations
