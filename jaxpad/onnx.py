@@ -63,8 +63,14 @@ from jaxpad._lowering import (
 from jaxpad._lowering.conv import planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
-from jaxpad.scipy import _select as _scipy_select
-from jaxpad.scipy import _taps as _scipy_taps
+from jaxpad.scipy._linear._padded_passes import _padded_passes_impl, padded_passes_p
+from jaxpad.scipy._linear._padded_taps import _padded_taps_impl, padded_taps_p
+from jaxpad.scipy._linear._taps import _impl as _taps_impl
+from jaxpad.scipy._linear._taps import taps_p
+from jaxpad.scipy._selection._box import _box_plain, box_p
+from jaxpad.scipy._selection._extreme import _extreme_impl, _winner_impl, extreme_p, winner_p
+from jaxpad.scipy._selection._selected import _selected_impl, selected_p
+from jaxpad.scipy._selection._windows import _selection_impl, selection_p
 
 __all__: list[str] = []  # importing the module registers the converters
 
@@ -138,14 +144,14 @@ _PRIMITIVES: dict[Any, Any] = {
     _marker_p: _marker,
     planned_conv_p: _planned_conv,
     # jaxpad.scipy's filters: the programs they lower to on XLA:CPU.
-    _scipy_taps.taps_p: partial(_scipy_taps._impl, cpu=True),
-    _scipy_taps.padded_taps_p: _scipy_taps._padded_taps_impl,
-    _scipy_taps.padded_passes_p: partial(_scipy_taps._padded_passes_impl, cpu=True),
-    _scipy_select.extreme_p: _scipy_select._extreme_impl,
-    _scipy_select.winner_p: _scipy_select._winner_impl,
-    _scipy_select.selection_p: _scipy_select._selection_impl,
-    _scipy_select.selected_p: _scipy_select._selected_impl,
-    _scipy_select.box_p: _scipy_select._box_plain,
+    taps_p: partial(_taps_impl, cpu=True),
+    padded_taps_p: _padded_taps_impl,
+    padded_passes_p: partial(_padded_passes_impl, cpu=True),
+    extreme_p: _extreme_impl,
+    winner_p: _winner_impl,
+    selection_p: _selection_impl,
+    selected_p: _selected_impl,
+    box_p: _box_plain,
 }
 
 

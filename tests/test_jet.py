@@ -392,7 +392,9 @@ def test_every_primitive_has_a_jet_rule():
 
     from jaxpad._lowering.conv import planned_conv_p
     from jaxpad._sharded_pad import _marker_p
-    from jaxpad.scipy._taps import padded_passes_p, padded_taps_p, taps_p
+    from jaxpad.scipy._linear._padded_passes import padded_passes_p
+    from jaxpad.scipy._linear._padded_taps import padded_taps_p
+    from jaxpad.scipy._linear._taps import taps_p
 
     for prim in (
         jaxpad.pad_p,

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from jax.test_util import check_grads
 
-from jaxpad.scipy import _ndimage, ndimage
+from jaxpad.scipy import ndimage
+from jaxpad.scipy._selection import _networks
 from tests.compat import enable_x64, skip_before_jax
 
 sn = pytest.importorskip("scipy.ndimage")
@@ -349,12 +350,12 @@ def test_selection_networks_zero_one(n):
     inputs = np.array(list(itertools.product([0, 1], repeat=n)), dtype=np.int8).T
     for rank in range(n):
         wires = list(inputs)
-        for a, b, need_lo, need_hi in _ndimage._selection_network(n, rank):
+        for a, b, need_lo, need_hi in _networks._selection_network(n, rank):
             lo, hi = np.minimum(wires[a], wires[b]), np.maximum(wires[a], wires[b])
             wires[a] = lo if need_lo else None
             wires[b] = hi if need_hi else None
         np.testing.assert_array_equal(wires[rank], np.sort(inputs, axis=0)[rank])
-    assert len([c for c in _ndimage._selection_network(9, 4) if c[2] and c[3]]) <= 19
+    assert len([c for c in _networks._selection_network(9, 4) if c[2] and c[3]]) <= 19
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32])
@@ -948,8 +949,9 @@ def test_first_pass_reads_x_not_its_pad(full_run):
 def test_three_passes_each_on_its_own_written_pad(dtype):
     # A separable filter of three passes pads each axis before its pass and writes
     # that pad to memory (an optimization barrier) before the multiply-adds read it,
-    # on XLA:CPU (_AXIS_PASSES_MIN in jaxpad/scipy/_taps.py); fused, XLA:CPU evaluated
-    # the pad again at each tap (docs/performance.md). Two passes keep their forms.
+    # on XLA:CPU (_AXIS_PASSES_MIN in jaxpad/scipy/_linear/_padded_passes.py); fused,
+    # XLA:CPU evaluated the pad again at each tap (docs/performance.md). Two passes keep
+    # their forms.
     if jax.default_backend() != "cpu":
         pytest.skip("an XLA:CPU lowering rule")
     x = np.random.default_rng(97).standard_normal((7, 9, 8)).astype(dtype)
@@ -985,7 +987,7 @@ def test_three_passes_each_on_its_own_written_pad(dtype):
 
 
 def test_three_passes_slab_by_slab_on_large_arrays():
-    # Past 15 MiB (_SLAB_BYTES in jaxpad/scipy/_taps.py) the passes after the first
+    # Past 15 MiB (_SLAB_BYTES in jaxpad/scipy/_linear/_padded_passes.py) the passes after the first
     # run slab by slab along its axis, forward and VJP: whole, a pad and the pass
     # before it were two full-size temporaries live at once, past glibc's 32 MiB mmap
     # threshold (page-faulted on every call).
@@ -1039,8 +1041,8 @@ def test_slab_forms_keep_off_axes_past_2_31():
 
 def test_long_2d_passes_transpose_over_the_zero_padded_cotangent():
     # Two passes of 21 taps or more transpose over the whole zero-padded cotangent,
-    # then fold the frame (_FULL_PASSES_TAPS_MIN in jaxpad/scipy/_taps.py); the band
-    # form's strips were as long as the taps (docs/performance.md).
+    # then fold the frame (_FULL_PASSES_TAPS_MIN in jaxpad/scipy/_linear/_padded_passes.py);
+    # the band form's strips were as long as the taps (docs/performance.md).
     x = np.random.default_rng(93).standard_normal((64, 61))
     ct = np.random.default_rng(92).standard_normal(x.shape)
     if jax.default_backend() == "cpu":
@@ -1061,7 +1063,7 @@ def test_min_max_windows_of_4_keep_temporaries_under_the_mmap_threshold():
     # A window of 4 (two doublings) split its minor-axis pad into two concatenates:
     # 32 MiB of temporaries in float64 at 1024x1024, past glibc's 32 MiB mmap
     # threshold, page-faulted on every call; through the flat view, as sizes 2-3
-    # (_FLAT_EXTREME_MAX in jaxpad/scipy/_ndimage.py), 16 MiB.
+    # (_FLAT_EXTREME_MAX in jaxpad/scipy/_selection/_filters.py), 16 MiB.
     if jax.default_backend() != "cpu":
         pytest.skip("XLA:CPU's program")
     x = jnp.zeros((1024, 1024), jnp.float64)
@@ -1109,8 +1111,9 @@ def test_float64_three_passes_values_and_gradients(mode):
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
 
 
-# The band form of padded_taps (jaxpad/scipy/_taps.py, _band_taps/_band_transpose):
-# x read through its flat view, the bands near each padded end from strips.
+# The band form of padded_taps (jaxpad/scipy/_linear/_padded_taps.py, _band_taps and
+# _band_transpose): x read through its flat view, the bands near each padded end from
+# strips.
 _NUMPY_PADS = {
     "reflect": "symmetric",
     "grid-mirror": "symmetric",
@@ -1143,11 +1146,11 @@ def _jnp_correlate(x, w, mode, cval, origin):
 @pytest.mark.slow  # 5-16 s a case; pytest --all (CI) runs it
 @pytest.mark.parametrize("mode", MODES)
 def test_band_form_values_and_gradients(mode, monkeypatch):
-    from jaxpad.scipy import _taps
+    from jaxpad.scipy._linear import _padded_taps, _taps
 
     # Forced on small arrays (its rule takes it from 2**17 elements).
-    monkeypatch.setattr(_taps, "_BAND_MIN_SIZE", 0)
-    monkeypatch.setattr(_taps, "_BAND_STRIP_SHARE_MAX", float("inf"))
+    monkeypatch.setattr(_padded_taps, "_BAND_MIN_SIZE", 0)
+    monkeypatch.setattr(_padded_taps, "_BAND_STRIP_SHARE_MAX", float("inf"))
     rng = np.random.default_rng(200 + MODES.index(mode))
     cases = [
         ((23, 25), (3, 3)),
@@ -1164,7 +1167,7 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
         origin = [int(rng.integers(-(n // 2), (n - 1) // 2 + 1)) for n in kshape]
         begins = [n // 2 + o for n, o in zip(kshape, origin)]
         ends = [n - 1 - b for n, b in zip(kshape, begins)]
-        assert _taps._band_taken(shape, _taps._key(w), begins, ends, shape, transpose=True)
+        assert _padded_taps._band_taken(shape, _taps._key(w), begins, ends, shape, transpose=True)
         f = jax.jit(lambda x, w=w, o=origin: ndimage.correlate(x, w, None, mode, 0.5, o))
         want = sn.correlate(x, w, mode=mode, cval=0.5, origin=origin)
         np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
@@ -1193,7 +1196,7 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
 
 @pytest.mark.parametrize("mode", ["reflect", "wrap", "constant"])
 def test_band_form_default_rule(mode):
-    from jaxpad.scipy import _taps
+    from jaxpad.scipy._linear import _padded_taps, _taps
 
     # At its own threshold: a 3x3 correlation of 2**17 elements or more in 2-D, and
     # laplace's per-axis transposes in 3-D; values against scipy and the VJP as the
@@ -1201,7 +1204,7 @@ def test_band_form_default_rule(mode):
     rng = np.random.default_rng(210)
     x = rng.standard_normal((384, 390))
     w = rng.standard_normal((3, 3))
-    assert _taps._band_taken(x.shape, _taps._key(w), [1, 1], [1, 1], x.shape)
+    assert _padded_taps._band_taken(x.shape, _taps._key(w), [1, 1], [1, 1], x.shape)
     f = jax.jit(lambda x: ndimage.correlate(x, w, mode=mode, cval=0.5))
     want = sn.correlate(x, w, mode=mode, cval=0.5)
     np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
@@ -1211,7 +1214,7 @@ def test_band_form_default_rule(mode):
     np.testing.assert_allclose(np.vdot(g, x), np.vdot(linear, y), rtol=1e-10)
     x3 = rng.standard_normal((120, 121, 122))
     w3 = np.array([1.0, -2.0, 1.0]).reshape(3, 1, 1)
-    assert _taps._band_taken(x3.shape, _taps._key(w3), [1, 0, 0], [1, 0, 0], x3.shape, True)
+    assert _padded_taps._band_taken(x3.shape, _taps._key(w3), [1, 0, 0], [1, 0, 0], x3.shape, True)
     y3 = rng.standard_normal(x3.shape)
     lap = jax.jit(lambda x: ndimage.laplace(x, mode=mode))
     g3 = jax.vjp(lap, x3)[1](y3)[0]
@@ -1220,13 +1223,13 @@ def test_band_form_default_rule(mode):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_band_form_separable_vjp(mode, monkeypatch):
-    from jaxpad.scipy import _taps
+    from jaxpad.scipy._linear import _padded_passes, _padded_taps
 
     # The 2-D separable filters' transpose in the band form (_band_passes_transpose),
     # forced on small arrays: the VJP as the adjoint of scipy's filter, against the
     # transpose with the fold (_padded_passes_fold), and check_grads at order 2.
-    monkeypatch.setattr(_taps, "_BAND_MIN_SIZE", 0)
-    monkeypatch.setattr(_taps, "_BAND_PASSES_SHARE_MAX", float("inf"))
+    monkeypatch.setattr(_padded_taps, "_BAND_MIN_SIZE", 0)
+    monkeypatch.setattr(_padded_passes, "_BAND_PASSES_SHARE_MAX", float("inf"))
     rng = np.random.default_rng(220 + MODES.index(mode))
     cases = (
         (lambda x: ndimage.uniform_filter(x, 3, mode=mode, cval=0.5),
@@ -1248,7 +1251,7 @@ def test_band_form_separable_vjp(mode, monkeypatch):
             np.vdot(g, x), np.vdot(theirs(x) - theirs(np.zeros_like(x)), y), rtol=1e-10
         )
         with monkeypatch.context() as m:
-            m.setattr(_taps, "_BAND_PASSES_NDIMS", ())
+            m.setattr(_padded_passes, "_BAND_PASSES_NDIMS", ())
             folded = jax.vjp(jax.jit(lambda x, f=ours: f(x)), x)[1](y)[0]
         np.testing.assert_allclose(g, folded, rtol=1e-12, atol=1e-12)
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)

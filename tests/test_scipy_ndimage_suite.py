@@ -94,7 +94,8 @@ from numpy.testing import assert_array_almost_equal as _np_assert_array_almost_e
 from pytest import raises as assert_raises
 
 from jaxpad.scipy import ndimage as _ndimage
-from jaxpad.scipy._ndimage import _gaussian_kernel1d, _per_axis
+from jaxpad.scipy._args import _per_axis
+from jaxpad.scipy._linear._gaussian import _gaussian_kernel1d
 from tests.compat import enable_x64
 
 # The default run keeps a quarter of each test's cases (every value of every

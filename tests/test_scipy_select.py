@@ -87,7 +87,7 @@ def _tied(rng, shape):
     return x
 
 
-# sizes 2-3 take the winner form (no index), 4-5 the index form (_select._WINNER_MAX).
+# sizes 2-3 take the winner form (no index), 4-5 the index form (_extreme._WINNER_MAX).
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
 @pytest.mark.parametrize("mode", list(NP_MODES))
 def test_extreme_pass_vjp_is_the_first_winner(mode, size):
@@ -272,7 +272,10 @@ def test_jet_of_a_traced_cval():
 
 
 def test_selection_primitives_have_jet_rules():
-    from jaxpad.scipy._select import box_p, extreme_p, selected_p, selection_p, winner_p
+    from jaxpad.scipy._selection._box import box_p
+    from jaxpad.scipy._selection._extreme import extreme_p, winner_p
+    from jaxpad.scipy._selection._selected import selected_p
+    from jaxpad.scipy._selection._windows import selection_p
 
     for prim in (extreme_p, winner_p, selection_p, selected_p, box_p):
         assert prim in jet.jet_rules, prim.name
@@ -391,10 +394,10 @@ def _box_passes(ndim, sizes, origins, mode):
 def _slabs(monkeypatch):
     # The slab form on small arrays: slabs of two rows of axis 0, the last one
     # overlapping the one before (7 rows).
-    from jaxpad.scipy import _select
+    from jaxpad.scipy._selection import _box
 
-    monkeypatch.setattr(_select, "_BOX_SLAB_BYTES", 0)
-    monkeypatch.setattr(_select, "_BOX_SLAB_TARGET", 2 * 5 * 6 * 8)
+    monkeypatch.setattr(_box, "_BOX_SLAB_BYTES", 0)
+    monkeypatch.setattr(_box, "_BOX_SLAB_TARGET", 2 * 5 * 6 * 8)
 
 
 @pytest.mark.parametrize("minimum", [False, True])
@@ -402,7 +405,7 @@ def _slabs(monkeypatch):
 def test_box_slab_form_is_scipys_filter(_slabs, mode, minimum):
     import scipy.ndimage
 
-    from jaxpad.scipy._select import box, box_p
+    from jaxpad.scipy._selection._box import box, box_p
 
     rng = np.random.default_rng(7)
     x = rng.integers(-3, 4, (7, 5, 6)).astype(np.float64)
@@ -428,7 +431,8 @@ def test_box_slab_form_is_scipys_filter(_slabs, mode, minimum):
 def test_box_slab_form_derivatives_are_the_passes(_slabs, mode):
     # The slab form changes the forward program only: its JVP, VJP and Taylor terms
     # are the passes' own (bound one by one), element for element.
-    from jaxpad.scipy._select import box, extreme
+    from jaxpad.scipy._selection._box import box
+    from jaxpad.scipy._selection._extreme import extreme
 
     rng = np.random.default_rng(3)
     x = _tied(rng, (7, 5, 6))
@@ -468,10 +472,10 @@ def test_float64_3d_box_temporaries_stay_under_the_mmap_threshold():
     # Whole, the float64 maximum filters at 128x128x128 needed 32.75-33.9 MiB of
     # temporaries (two full-size intermediates between the three passes), past
     # glibc's 32 MiB mmap threshold: page-faulted on every call. The passes off axis
-    # 0 run slab by slab (_select._BOX_SLAB_BYTES); float32 (8 MiB) keeps the passes.
+    # 0 run slab by slab (_box._BOX_SLAB_BYTES); float32 (8 MiB) keeps the passes.
     if jax.default_backend() != "cpu":
         pytest.skip("XLA:CPU's program")
-    from jaxpad.scipy._select import box
+    from jaxpad.scipy._selection._box import box
 
     for dtype, slabs in ((jnp.float64, True), (jnp.float32, False)):
         x = jnp.zeros((128, 128, 128), dtype)
@@ -487,13 +491,13 @@ def test_float64_3d_box_temporaries_stay_under_the_mmap_threshold():
 @pytest.mark.parametrize("mode", list(NP_MODES))
 def test_flat_selection_forward_is_scipys_filter(monkeypatch, mode):
     # The footprint and rank filters' forward through the flat view of their pad
-    # (_select._FLAT_SELECT_BYTES), forced on small arrays, axes of 1 and 2 elements
+    # (_windows._FLAT_SELECT_BYTES), forced on small arrays, axes of 1 and 2 elements
     # among them: its one extra row of axis 0 never reaches an output.
     import scipy.ndimage
 
-    from jaxpad.scipy import _select
+    from jaxpad.scipy._selection import _windows
 
-    monkeypatch.setattr(_select, "_FLAT_SELECT_BYTES", 0)
+    monkeypatch.setattr(_windows, "_FLAT_SELECT_BYTES", 0)
     rng = np.random.default_rng(11)
     fp = np.array([[1, 0, 1], [1, 1, 0]], bool)
     for shape in ((6, 7), (1, 5), (2, 3), (4, 3, 5)):
@@ -537,7 +541,7 @@ def test_median_forward_reads_its_pad_through_the_flat_view():
 
 def test_box_plain_is_the_slab_form(_slabs):
     # _box_plain (the passes without the loop, for exporters) equals the slab form.
-    from jaxpad.scipy._select import _box_plain, box
+    from jaxpad.scipy._selection._box import _box_plain, box
 
     x = np.random.default_rng(5).integers(-3, 4, (7, 5, 6)).astype(np.float64)
     passes = tuple(_box_passes(3, (3, 4, 5), (0, 1, -1), "wrap"))
@@ -547,7 +551,7 @@ def test_box_plain_is_the_slab_form(_slabs):
 
 
 def test_float64_3d_maximum_filter_runs_its_passes_in_slabs():
-    # ndimage.maximum_filter composes its passes with _select.box: whole, the float64
+    # ndimage.maximum_filter composes its passes with _box.box: whole, the float64
     # filters at 128x128x128 needed 32.75-33.9 MiB of temporaries (past glibc's mmap
     # threshold), the slab form 18-20 MiB.
     if jax.default_backend() != "cpu":

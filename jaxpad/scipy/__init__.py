@@ -6,10 +6,6 @@ jaxpad's fold) and under ``jit`` and ``vmap``. scipy itself is not needed.
 
 from __future__ import annotations
 
-from jaxpad.scipy import (
-    _jet,  # noqa: F401  (the Taylor-mode rules, registered on import)
-    ndimage,
-    signal,
-)
+from jaxpad.scipy import ndimage, signal
 
 __all__ = ["ndimage", "signal"]

@@ -8,8 +8,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxpad.scipy._ndimage import _describe
-from jaxpad.scipy._taps import padded_taps
+from jaxpad.scipy._args import _describe
+from jaxpad.scipy._linear._padded_taps import padded_taps
 
 _PREFIX = "jaxpad.scipy.signal."
 _MODES = ("full", "same", "valid")

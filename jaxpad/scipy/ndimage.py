@@ -12,29 +12,32 @@ to the output (as ``lax.reduce_window``'s).
 
 from __future__ import annotations
 
-from jaxpad.scipy._ndimage import (
+from jaxpad.scipy._linear._correlate import (
     convolve,
     convolve1d,
     correlate,
     correlate1d,
-    gaussian_filter,
-    gaussian_filter1d,
+    prewitt,
+    sobel,
+    uniform_filter,
+    uniform_filter1d,
+)
+from jaxpad.scipy._linear._derivatives import (
     gaussian_gradient_magnitude,
     gaussian_laplace,
     generic_gradient_magnitude,
     generic_laplace,
     laplace,
+)
+from jaxpad.scipy._linear._gaussian import gaussian_filter, gaussian_filter1d
+from jaxpad.scipy._selection._filters import (
     maximum_filter,
     maximum_filter1d,
     median_filter,
     minimum_filter,
     minimum_filter1d,
     percentile_filter,
-    prewitt,
     rank_filter,
-    sobel,
-    uniform_filter,
-    uniform_filter1d,
 )
 
 __all__ = [
