@@ -395,13 +395,15 @@ def derived(
 
 
 def _normal_modes(mode: str | Sides, ndim: int) -> str | Sides:
-    """A parsed mode spelled as ``parse_modes`` spells it (one string when it can)."""
+    """A checked mode (a string, or one string or pair per axis) spelled as
+    ``parse_modes`` spells it (one string when it can)."""
     if isinstance(mode, str):
         return mode if mode in MODES else ((mode, mode),) * ndim
-    sides = {side for pair in mode for side in pair}
+    pairs = tuple((entry, entry) if isinstance(entry, str) else tuple(entry) for entry in mode)
+    sides = {side for pair in pairs for side in pair}
     if len(sides) == 1 and next(iter(sides)) in MODES:
         return next(iter(sides))
-    return tuple((begin, end) for begin, end in mode)
+    return pairs
 
 
 def halo_args(
