@@ -399,7 +399,9 @@ def _normal_modes(mode: str | Sides, ndim: int) -> str | Sides:
     ``parse_modes`` spells it (one string when it can)."""
     if isinstance(mode, str):
         return mode if mode in MODES else ((mode, mode),) * ndim
-    pairs = tuple((entry, entry) if isinstance(entry, str) else tuple(entry) for entry in mode)
+    pairs: Sides = tuple(
+        (entry, entry) if isinstance(entry, str) else (entry[0], entry[1]) for entry in mode
+    )
     sides = {side for pair in pairs for side in pair}
     if len(sides) == 1 and next(iter(sides)) in MODES:
         return next(iter(sides))
