@@ -27,7 +27,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _lowering, _sides
+from jaxpad import _args, _checks, _lowering
 from jaxpad._compat import InconclusiveDimensionOperation, zero_tangent
 from jaxpad._index_maps import reduced_pad
 from jaxpad._lowering import (
@@ -40,7 +40,7 @@ from jaxpad._lowering import (
     plan_dynamic_fold,
     register_lowering,
 )
-from jaxpad._pad import pad
+from jaxpad._pad import pad, padded
 from jaxpad._sharded_pad import (
     check_long_split_axes,
     partitioned_dynamic_fold_lowering,
@@ -115,13 +115,13 @@ def dynamic_pad(
     """
     x = jnp.asarray(x)
     ndim = x.ndim
-    mode = _sides.parse_modes(_FN, mode, ndim)
-    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
+    mode = _args.parse_modes(_FN, mode, ndim)
+    # Told apart below (_args.split_faces): a scalar, an array or pairs per axis.
     value: Any = pad_value
     shape = _checks.static_int_tuple(_FN, "shape", shape, allow_symbolic=True)
     _checks.check_length(_FN, "shape", shape, ndim)
     _checks.check_non_negative(_FN, "shape", shape)
-    if _sides.has_faces(value, ndim) or not _sides.is_one_mode_pad(mode, value):
+    if _args.has_faces(value, ndim) or not _args.is_one_mode_pad(mode, value):
         # Static pads past int32 take the traced path's composition too (``_sided``).
         in_graph = [
             traced or (static is not None and abs(static) > _INT32_MAX)
@@ -211,17 +211,17 @@ def _long_static_axes_first(
         begins[axis] = reduced_pad(mode, n, size, int(entries[axis]))
         ends[axis] = size - n - begins[axis]
         entries[axis] = 0
-    return pad(x, begins, ends, mode, pad_value), entries
+    return padded(x, _args.derived(_FN, x, begins, ends, mode, pad_value)), entries
 
 
 def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     """Per-side modes, odd modes, or per-side values: static pads take the static
     primitive; traced ones the composition of ``_lowering.dynamic_sided_pad``."""
     given = pad_value
-    pad_value, faces = _sides.split_faces(_FN, pad_value, mode, x.shape, x.dtype)
-    values = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
-    mode = _sides.PadMode(mode, x.ndim).sides
-    _sides.check_dtype(_FN, mode, x.dtype)
+    pad_value, faces = _args.split_faces(_FN, pad_value, mode, x.shape, x.dtype)
+    values = _args.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
+    mode = _args.PadMode(mode, x.ndim).sides
+    _args.check_dtype(_FN, mode, x.dtype)
     for axis, n in enumerate(x.shape):
         if not (_checks.is_static(n) and _checks.is_static(shape[axis])):
             raise ValueError(
@@ -245,11 +245,13 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     # composition, which reduces them (the ends would leave int64 at the extremes).
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
         ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
-        return pad(x, entries, ends, mode, given if faces else values)
+        if faces:
+            return pad(x, entries, ends, mode, given)
+        return padded(x, _args.derived(_FN, x, entries, ends, mode, values))
     if any(bound is not None for bound in max_pad):
         raise ValueError(
             f"{_FN}: max_pad plans halos for one mode per axis; with traced pads and "
-            f"mode={_sides.describe_modes(mode)} it would be ignored. Pass the pads as "
+            f"mode={_args.describe_modes(mode)} it would be ignored. Pass the pads as "
             "Python ints, or leave max_pad out."
         )
     out = _lowering.dynamic_sided_pad(x, entries, shape, mode, values)
