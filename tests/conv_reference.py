@@ -59,7 +59,9 @@ def _geometry(x_shape, k_shape, pads, mode, strides, dilation, groups):
     return tuple(outs), src, channel
 
 
-def conv_products(x, kernel, ct, pads, mode, strides, dilation=None, groups=1, pad_cells="operands"):
+def conv_products(
+    x, kernel, ct, pads, mode, strides, dilation=None, groups=1, pad_cells="operands"
+):
     """The value, input gradient and kernel gradient of the convolution of ``x``
     (N, *S, C) padded by ``pads`` in ``mode`` by ``kernel`` (*W, I, O), with cotangent
     ``ct`` (N, *out, O), summing exactly the padded convolution's products (float64)."""
@@ -103,7 +105,9 @@ def conv_products(x, kernel, ct, pads, mode, strides, dilation=None, groups=1, p
     return value, d_x.reshape(x.shape), d_kernel
 
 
-def full_transposed_input_gradient(kernel, ct, x_shape, pads, mode, strides, dilation=None, groups=1):
+def full_transposed_input_gradient(
+    kernel, ct, x_shape, pads, mode, strides, dilation=None, groups=1
+):
     """The input gradient as XLA's transposed convolution computes it: the cotangent
     with ``s - 1`` zeros inserted between its elements (stride ``s``) and padded with
     zeros to cover every padded cell, correlated with the flipped kernel, every zero times

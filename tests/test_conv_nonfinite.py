@@ -32,7 +32,12 @@ from jax import lax
 from jaxpad._compat import CONV_FORMS_SECOND_DERIVATIVES_WRONG
 from jaxpad._lowering.conv import FORMS, ConvPlan, build_conv
 from tests.cases import MODES
-from tests.conv_reference import NONFINITE, conv_products, full_transposed_input_gradient
+from tests.conv_reference import (
+    NONFINITE,
+    _geometry,
+    conv_products,
+    full_transposed_input_gradient,
+)
 
 NHWC = ("NHWC", "HWIO", "NHWC")
 NCHW = ("NCHW", "OIHW", "NCHW")
@@ -118,7 +123,7 @@ def _to_canonical(value, spec, kernel=False):
     return np.transpose(np.asarray(value, np.float64), order)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _placements(name):
     """Operands (x, kernel, cotangent, and the tangents of x and the kernel) for each
     placement of one non-finite value: per operand and value, one cell at a corner of
@@ -161,7 +166,8 @@ def _placements(name):
 
 def _stacked(placements):
     return tuple(
-        np.stack([p[3][k] for p in placements]) for k in ("x", "kernel", "ct", "x_dot", "kernel_dot")
+        np.stack([p[3][k] for p in placements])
+        for k in ("x", "kernel", "ct", "x_dot", "kernel_dot")
     )
 
 
@@ -179,7 +185,7 @@ def _derivatives(conv):
     return jax.jit(lambda *args: lax.map(one, args))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _reference(name, mode):
     """The float64 product-sum reference per placement, in the canonical layouts."""
     dn, x_shape, k_shape, strides, groups, pads, _ = FORM_CASES[name]
@@ -227,7 +233,7 @@ def _padded_lax(name, mode):
     return conv
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _lax_results(name, mode):
     return jax.device_get(_derivatives(_padded_lax(name, mode))(*_stacked(_placements(name))))
 
@@ -319,3 +325,333 @@ def test_every_form_has_a_nonfinite_case():
         for plan in plans:
             named.update(f for f in (plan.form, plan.tangent, plan.kernel_tangent) if f)
     assert named == set(FORMS), set(FORMS) - named
+
+
+# The window ops: scipy filters, pools, conv_transpose -------------------------------
+
+import scipy.ndimage  # noqa: E402
+
+import jaxpad.scipy.ndimage  # noqa: E402
+from tests.conv_reference import (  # noqa: E402
+    correlate_pass,
+    correlate_pass_vjp,
+    windows,
+)
+
+# scipy's mode names and numpy's.
+SCIPY_MODES = {
+    "reflect": "symmetric",
+    "mirror": "reflect",
+    "nearest": "edge",
+    "wrap": "wrap",
+    "constant": "constant",
+}
+
+
+def _impulse_weights(filter1d, radius, **kwargs):
+    """A 1-D filter's weights as scipy applies them (its response to one impulse)."""
+    impulse = np.zeros(4 * radius + 1)
+    impulse[2 * radius] = 1.0
+    response = filter1d(impulse, mode="constant", **kwargs)
+    return response[radius : 3 * radius + 1][::-1]
+
+
+def _separable_reference(weights_per_axis):
+    """Value and VJP of scipy's separable filter: 1-D product-sum passes, axis 0 first."""
+
+    def value(x, mode):
+        for axis, w in enumerate(weights_per_axis):
+            x = correlate_pass(x, w, axis, mode)
+        return x
+
+    def vjp(x, ct, mode):
+        for axis in reversed(range(len(weights_per_axis))):
+            ct = correlate_pass_vjp(ct, weights_per_axis[axis], axis, mode)
+        return ct
+
+    return value, vjp
+
+
+def _selection_reference(size, pick):
+    """Value and VJP of a rank filter over a box: ``pick`` gives each window's selected
+    cell (in window order), whose value is the output and to whose element of ``x`` the
+    cotangent goes (nothing for a constant pad cell)."""
+
+    def value(x, mode):
+        cells, _ = windows(x, size, mode)
+        return np.take_along_axis(cells, pick(cells)[:, None], 1).reshape(x.shape)
+
+    def vjp(x, ct, mode):
+        cells, src = windows(x, size, mode)
+        chosen = np.take_along_axis(src, pick(cells)[:, None], 1)[:, 0]
+        d_x = np.zeros(x.size)
+        inside = chosen >= 0
+        np.add.at(d_x, chosen[inside], np.asarray(ct, np.float64).ravel()[inside])
+        return d_x.reshape(x.shape)
+
+    return value, vjp
+
+
+CORRELATE_WEIGHTS = np.array([[0.5, -1.0, 0.25], [0.0, 2.0, -0.75], [1.5, 0.3, -0.2]])
+GAUSSIAN_WEIGHTS = _impulse_weights(scipy.ndimage.gaussian_filter1d, 3, sigma=0.8, truncate=4.0)
+
+
+def _correlate_reference():
+    """scipy's ``correlate`` with static weights: as the pads' coefficients, a zero
+    weight is no product."""
+    taps = [(i, j) for i, j in np.ndindex(*CORRELATE_WEIGHTS.shape) if CORRELATE_WEIGHTS[i, j]]
+    weights = np.array([CORRELATE_WEIGHTS[t] for t in taps])
+    flat = [i * 3 + j for i, j in taps]
+
+    def value(x, mode):
+        cells, _ = windows(x, (3, 3), mode)
+        with np.errstate(invalid="ignore"):
+            return (cells[:, flat] * weights).sum(1).reshape(x.shape)
+
+    def vjp(x, ct, mode):
+        _, src = windows(x, (3, 3), mode)
+        d_x = np.zeros(x.size)
+        with np.errstate(invalid="ignore"):
+            shares = np.asarray(ct, np.float64).ravel()[:, None] * weights
+            inside = src[:, flat] >= 0
+            np.add.at(d_x, src[:, flat][inside], shares[inside])
+        return d_x.reshape(x.shape)
+
+    return value, vjp
+
+
+def _rank(k):
+    # numpy's sort order (-inf first); a window holding a nan gives nan, as np.median.
+    def pick(cells):
+        nan = np.isnan(cells)
+        index = np.argsort(cells, axis=1, kind="stable")[:, k]
+        return np.where(nan.any(1), np.argmax(nan, 1), index)
+
+    return pick
+
+
+def _extreme(kind):
+    def pick(cells):
+        with np.errstate(invalid="ignore"):
+            nan = np.isnan(cells)
+            index = np.argmax(cells, 1) if kind == "max" else np.argmin(cells, 1)
+            # A window holding a nan gives nan (the first one).
+            return np.where(nan.any(1), np.argmax(nan, 1), index)
+
+    return pick
+
+
+FILTERS = {
+    "gaussian_filter": (
+        lambda x, mode: jaxpad.scipy.ndimage.gaussian_filter(x, 0.8, mode=mode),
+        _separable_reference([GAUSSIAN_WEIGHTS, GAUSSIAN_WEIGHTS]),
+    ),
+    "uniform_filter": (
+        lambda x, mode: jaxpad.scipy.ndimage.uniform_filter(x, 3, mode=mode),
+        _separable_reference([np.full(3, 1 / 3)] * 2),
+    ),
+    "correlate": (
+        lambda x, mode: jaxpad.scipy.ndimage.correlate(x, CORRELATE_WEIGHTS, mode=mode),
+        _correlate_reference(),
+    ),
+    "maximum_filter": (
+        lambda x, mode: jaxpad.scipy.ndimage.maximum_filter(x, 3, mode=mode),
+        _selection_reference((3, 3), _extreme("max")),
+    ),
+    "minimum_filter": (
+        lambda x, mode: jaxpad.scipy.ndimage.minimum_filter(x, 3, mode=mode),
+        _selection_reference((3, 3), _extreme("min")),
+    ),
+    "median_filter": (
+        lambda x, mode: jaxpad.scipy.ndimage.median_filter(x, 3, mode=mode),
+        _selection_reference((3, 3), _rank(4)),
+    ),
+}
+
+
+def _one_operand_placements(shape, out_shape, seed):
+    """(operand, value, x, cotangent) with one non-finite value in ``x`` or in the
+    cotangent: per value, one at a corner or next to one and one at random."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-1, 1, shape).astype(np.float32)
+    ct = rng.uniform(-1, 1, out_shape).astype(np.float32)
+    placements = []
+    for operand, base in (("x", x), ("ct", ct)):
+        for v, value in enumerate(NONFINITE):
+            corner = tuple((n - 1) * ((v + i) % 2) for i, n in enumerate(base.shape))
+            random = tuple(int(rng.integers(n)) for n in base.shape)
+            for position in (corner, random):
+                arrays = dict(x=x.copy(), ct=ct.copy())
+                arrays[operand][position] = value
+                placements.append((operand, value, position, arrays["x"], arrays["ct"]))
+    return placements
+
+
+def _vjp_per_placement(op, placements):
+    """``op``'s value and VJP per placement, in one compiled program."""
+
+    def one(args):
+        x, ct = args
+        value, vjp = jax.vjp(op, x)
+        return value, vjp(ct)[0]
+
+    xs = np.stack([p[3] for p in placements])
+    cts = np.stack([p[4] for p in placements])
+    return jax.device_get(jax.jit(lambda xs, cts: lax.map(one, (xs, cts)))(xs, cts))
+
+
+@pytest.mark.parametrize("mode", list(SCIPY_MODES))
+@pytest.mark.parametrize("name", list(FILTERS))
+@pytest.mark.subsample(0.25)
+def test_scipy_filters_put_nonfinite_values_where_the_products_do(name, mode):
+    op, (value_ref, vjp_ref) = FILTERS[name]
+    shape = (6, 7)
+    placements = _one_operand_placements(shape, shape, seed=len(name))
+    values, grads = _vjp_per_placement(lambda x: op(x, mode), placements)
+    failures = []
+    for (operand, value, position, x, ct), got_value, got_grad in zip(placements, values, grads):
+        checks = [("value", got_value, value_ref(x, SCIPY_MODES[mode]))]
+        if operand == "ct" or name in ("gaussian_filter", "uniform_filter", "correlate"):
+            # A selection's gradient with a non-finite x: which cell a tie or a nan
+            # selects is its own rule (tests/test_scipy_select.py).
+            checks.append(("gradient", got_grad, vjp_ref(x, ct, SCIPY_MODES[mode])))
+        for which, a, e in checks:
+            wrong, error = nonfinite_differences(a, e)
+            if wrong or error > 1e-4:
+                failures.append((operand, float(value), position, which, wrong, error))
+    assert not failures, failures
+
+
+def _placements_in(shapes, seed):
+    """Operands of ``shapes`` (a dict) with one non-finite value in one of them: per
+    operand and value, one at a corner or next to one and one at random."""
+    rng = np.random.default_rng(seed)
+    base = {k: rng.uniform(-1, 1, s).astype(np.float32) for k, s in shapes.items()}
+    placements = []
+    for operand, shape in shapes.items():
+        for v, value in enumerate(NONFINITE):
+            corner = tuple((n - 1) * ((v + i) % 2) for i, n in enumerate(shape))
+            random = tuple(int(rng.integers(n)) for n in shape)
+            for position in (corner, random):
+                arrays = {k: a.copy() for k, a in base.items()}
+                arrays[operand][position] = value
+                placements.append((operand, value, position, arrays))
+    return placements
+
+
+def _pool_reference(x, ct, mode, kind):
+    """An NHWC 3x3 stride-2 pool padded by 1 in ``mode`` (a max pool's constant pad
+    cells ``-inf``, which never win), its value and VJP, from the window's cells."""
+    x, ct = np.asarray(x, np.float64), np.asarray(ct, np.float64)
+    outs, src, _ = _geometry(x.shape, (3, 3, 1, 1), [(1, 1)] * 2, mode, (2, 2), (1, 1), 1)
+    n, c = x.shape[0], x.shape[-1]
+    flat = x.reshape(n, -1, c)
+    fill = -np.inf if kind == "max" else 0.0
+    cells = np.where((src >= 0)[None, :, :, None], flat[:, np.maximum(src, 0)], fill)
+    ct_flat = ct.reshape(n, -1, c)
+    d_x = np.zeros_like(flat)
+    with np.errstate(invalid="ignore"):
+        if kind == "avg":
+            value = cells.sum(2) / 9
+            shares = np.broadcast_to(ct_flat[:, :, None] / 9, cells.shape)
+            inside = np.broadcast_to((src >= 0)[None, :, :, None], cells.shape)
+            index = np.indices(cells.shape)
+            np.add.at(
+                d_x,
+                (index[0][inside], np.broadcast_to(src[None, :, :, None], cells.shape)[inside],
+                 index[3][inside]),
+                shares[inside],
+            )  # fmt: skip
+        else:
+            moved = np.moveaxis(cells, 2, -1).reshape(-1, cells.shape[2])  # (N*M*C, T)
+            chosen = _extreme("max")(moved).reshape(n, -1, c)
+            value = np.take_along_axis(cells, chosen[:, :, None], 2)[:, :, 0]
+            cell = src[np.arange(src.shape[0])[None, :, None], chosen]
+            index = np.indices(chosen.shape)
+            inside = cell >= 0
+            np.add.at(d_x, (index[0][inside], cell[inside], index[2][inside]), ct_flat[inside])
+    return value.reshape(n, *outs, c), d_x.reshape(x.shape)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind", ["avg", "max"])
+@pytest.mark.subsample(0.5)
+def test_pools_put_nonfinite_values_where_the_window_does(kind, mode):
+    pool = jaxpad.nn.avg_pool if kind == "avg" else jaxpad.nn.max_pool
+    policy = jaxpad.policies.torch(1)
+
+    def op(x):
+        return pool(x, (1, 3, 3, 1), (1, 2, 2, 1), policy, pad_mode=mode)
+
+    x_shape = (2, 6, 5, 3)
+    placements = [
+        (operand, value, position, a["x"], a["ct"])
+        for operand, value, position, a in _placements_in(
+            dict(x=x_shape, ct=jax.eval_shape(op, jnp.zeros(x_shape)).shape), seed=7
+        )
+    ]
+    values, grads = _vjp_per_placement(op, placements)
+    failures = []
+    for (operand, value, position, x, ct), got_value, got_grad in zip(placements, values, grads):
+        want_value, want_grad = _pool_reference(x, ct, mode, kind)
+        checks = [("value", got_value, want_value)]
+        if operand == "ct" or kind == "avg":
+            checks.append(("gradient", got_grad, want_grad))
+        for which, a, e in checks:
+            wrong, error = nonfinite_differences(a, e)
+            if wrong or error > 1e-4:
+                failures.append((operand, float(value), position, which, wrong, error))
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("strides", [1, 2])
+@pytest.mark.subsample(0.5)
+def test_conv_transpose_puts_nonfinite_values_where_the_products_do(strides, mode):
+    # conv_transpose is the VJP of conv: its products are the cotangent's (its input's)
+    # times the taps, each landing on the element its padded cell reads (a constant
+    # pad's share cropped, no product); its derivatives the forward conv's products.
+    policy = jaxpad.policies.torch(1)
+    y_shape, k_shape = (2, 4, 3, 5), (3, 3, 4, 5)
+
+    def op(y, kernel):
+        return jaxpad.nn.conv_transpose(
+            y,
+            kernel,
+            strides,
+            policy,
+            dimension_numbers=NHWC,
+            transpose_kernel=True,
+            pad_mode=mode,
+            precision=lax.Precision.HIGHEST,
+        )
+
+    x_shape = jax.eval_shape(op, jnp.zeros(y_shape), jnp.zeros(k_shape)).shape
+    placements = _placements_in(dict(y=y_shape, kernel=k_shape, g=x_shape), seed=strides)
+
+    def one(args):
+        y, kernel, g = args
+        value, vjp = jax.vjp(op, y, kernel)
+        return (value, *vjp(g))
+
+    stacked = [np.stack([p[3][k] for p in placements]) for k in ("y", "kernel", "g")]
+    got = jax.device_get(jax.jit(lambda *a: lax.map(one, a))(*stacked))
+    pads, s = [(1, 1)] * 2, (strides,) * 2
+    failures = []
+    for i, (operand, value, position, a) in enumerate(placements):
+        y, kernel, g = a["y"], a["kernel"], a["g"]
+        d_y, _, d_kernel = conv_products(g, kernel, y, pads, mode, s, pad_cells="absent")
+        want_value = conv_products(np.zeros(x_shape), kernel, y, pads, mode, s)[1]
+        for which, actual, want in zip(
+            ("value", "input gradient", "kernel gradient"),
+            (r[i] for r in got),
+            (want_value, d_y, d_kernel),
+        ):
+            wrong, error = nonfinite_differences(actual, want)
+            if wrong and which == "value" and operand == "kernel":
+                full = full_transposed_input_gradient(kernel, y, x_shape, pads, mode, s)
+                if not nonfinite_differences(actual, full)[0]:
+                    continue  # a transposed convolution's own zeros times the tap
+            if wrong or error > 1e-4:
+                failures.append((operand, float(value), position, which, wrong, error))
+    assert not failures, failures
