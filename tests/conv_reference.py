@@ -106,13 +106,15 @@ def conv_products(
 
 
 def full_transposed_input_gradient(
-    kernel, ct, x_shape, pads, mode, strides, dilation=None, groups=1
+    kernel, ct, x_shape, pads, mode, strides, dilation=None, groups=1, g=None
 ):
     """The input gradient as XLA's transposed convolution computes it: the cotangent
     with ``s - 1`` zeros inserted between its elements (stride ``s``) and padded with
     zeros to cover every padded cell, correlated with the flipped kernel, every zero times
     every tap (``0 * inf`` is ``nan``), then folded by the mode's index map. The rule
-    allows it in place of ``conv_products``' where the kernel holds the value."""
+    allows it in place of ``conv_products``' where the kernel holds the value. With
+    ``g`` (shaped as ``x``), also that transposed convolution's kernel gradient for the
+    cotangent ``g``, the zeros it inserts times ``g``."""
     kernel, ct = (np.asarray(a, np.float64) for a in (kernel, ct))
     spatial = len(x_shape) - 2
     dilation = tuple(dilation or (1,) * spatial)
@@ -150,7 +152,19 @@ def full_transposed_input_gradient(
             np.broadcast_to(channel[None, None, None], shares.shape)[inside],
         )
         np.add.at(d_x, index, shares[inside])
-    return d_x.reshape(x_shape)
+        if g is None:
+            return d_x.reshape(x_shape)
+        # Its kernel gradient for the cotangent ``g`` of that input gradient: each cell's
+        # ``g`` times the stuffed cotangent, its zeros included.
+        g_flat = np.asarray(g, np.float64).reshape(batch, -1, x_shape[-1])
+        cells = np.where(
+            (src >= 0)[None, :, :, None, None],
+            g_flat[:, np.maximum(src, 0)][..., channel],
+            0.0,
+        )  # (N, P, T, I, O)
+        terms = np.where((src >= 0)[None, :, :, None, None], cells * stuffed[:, :, :, None, :], 0.0)
+        d_kernel = terms.sum(axis=(0, 1)).reshape(kernel.shape)
+    return d_x.reshape(x_shape), d_kernel
 
 
 def correlate_pass(x, weights, axis, mode, cval=0.0):

@@ -70,14 +70,11 @@ FORM_CASES = {
         ConvPlan("pad_slice", 0, tangent="plain"),
         ConvPlan("pad_slice", 0, tangent="plain", kernel_tangent="ghost"),
         ConvPlan("border", tangent="border", kernel_tangent="ghost"),
-        ConvPlan("ghost"),
     ]),
     # Strided, outputs reading the high pad.
     "3x3 stride 2, odd": (NHWC, (2, 7, 7, 4), (3, 3, 4, 5), (2, 2), 1, [(1, 1), (1, 1)], [
-        ConvPlan("border"),
         ConvPlan("border", tangent="plain"),
         ConvPlan("border", tangent="plain", kernel_tangent="ghost"),
-        ConvPlan("ghost"),
     ]),
     # The issue's 7x7 stride-2 stem.
     "7x7 stride 2 stem": (NHWC, (1, 11, 10, 3), (7, 7, 3, 4), (2, 2), 1, [(3, 3), (3, 3)], [
@@ -89,7 +86,6 @@ FORM_CASES = {
         ConvPlan("plain"),
         ConvPlan("plain", tangent="block_diagonal"),
         ConvPlan("grouped_taps", tangent="block_diagonal"),
-        ConvPlan("block_diagonal"),
     ]),
     "depthwise": (NHWC, (2, 6, 5, 4), (3, 3, 1, 4), (1, 1), 4, [(1, 1), (2, 1)], [
         ConvPlan("shifted"),
@@ -308,6 +304,27 @@ def form_failures(name, plan, mode):
     return failures
 
 
+# Where a form still differs from the rule, in every mode: (where the value is, which
+# result). Each is a form's own zeros that its speed rests on (docs/semantics.md says
+# which); the test fails when one of them is fixed, so that this table shrinks.
+KNOWN_DIFFERENCES = {
+    # The border form's input derivative: the transpose of its strips' update zeroes
+    # the cotangent's border bands, and the zero-padded convolution's transposed
+    # convolution multiplies those zeros by every tap (0 * inf).
+    ("3x3", ConvPlan("border", tangent="border", kernel_tangent="ghost")): {
+        ("kernel", "input gradient")
+    },
+    ("3x3 stride 2", ConvPlan("border", tangent="border", kernel_tangent="ghost")): {
+        ("kernel", "input gradient")
+    },
+    # The block-diagonal input gradient: the transposed kernel's off-diagonal zeros
+    # times a non-finite cotangent (lax's grouped input gradient measured 1.8-7.5x its
+    # time; grouped taps over the padded cotangent 0.8-3.4x).
+    ("grouped", ConvPlan("plain", tangent="block_diagonal")): {("ct", "input gradient")},
+    ("grouped", ConvPlan("grouped_taps", tangent="block_diagonal")): {("ct", "input gradient")},
+}
+
+
 @pytest.mark.skipif(
     CONV_FORMS_SECOND_DERIVATIVES_WRONG, reason="jax < 0.8: the planner keeps the plain form"
 )
@@ -316,7 +333,10 @@ def form_failures(name, plan, mode):
 @pytest.mark.subsample(0.25)
 def test_every_form_puts_nonfinite_values_where_the_products_do(name, plan, mode):
     failures = form_failures(name, plan, mode)
-    assert not failures, "\n".join(map(str, failures[:20])) + f"\n({len(failures)} in all)"
+    known = KNOWN_DIFFERENCES.get((name, plan), set())
+    assert {(f[0], f[3]) for f in failures} == known, (
+        "\n".join(map(str, failures[:20])) + f"\n({len(failures)} in all; known: {known})"
+    )
 
 
 def test_every_form_has_a_nonfinite_case():
@@ -648,10 +668,13 @@ def test_conv_transpose_puts_nonfinite_values_where_the_products_do(strides, mod
             (want_value, d_y, d_kernel),
         ):
             wrong, error = nonfinite_differences(actual, want)
-            if wrong and which == "value" and operand == "kernel":
-                full = full_transposed_input_gradient(kernel, y, x_shape, pads, mode, s)
-                if not nonfinite_differences(actual, full)[0]:
-                    continue  # a transposed convolution's own zeros times the tap
+            if wrong and which != "input gradient":
+                # As the full transposed convolution puts them: the zeros it pads and
+                # inserts times a non-finite tap (its value) or cotangent (its kernel
+                # gradient).
+                full = full_transposed_input_gradient(kernel, y, x_shape, pads, mode, s, g=g)
+                if not nonfinite_differences(actual, full[which == "kernel gradient"])[0]:
+                    continue
             if wrong or error > 1e-4:
                 failures.append((operand, float(value), position, which, wrong, error))
     assert not failures, failures
