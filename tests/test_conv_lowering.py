@@ -1,4 +1,4 @@
-"""Tests for jaxpad/_lowering/conv.py: the conv planner's rules, one test each, and the
+"""Tests for jaxpad/_lowering/conv/: the conv planner's rules, one test each, and the
 values and gradients of every form against the plain one (pad, then VALID conv) and an
 oracle (numpy's pad, then lax's VALID conv)."""
 
@@ -17,6 +17,8 @@ import jaxpad
 from jaxpad._compat import CONV_FORMS_SECOND_DERIVATIVES_WRONG
 from jaxpad._lowering import conv as _conv_lowering
 from jaxpad._lowering.conv import ConvPlan, build_conv, plan_conv
+from jaxpad._lowering.conv import _plan as _conv_plan
+from jaxpad._lowering.conv import _program as _conv_program
 from tests.cases import MODES
 from tests.oracles import numpy_pad
 
@@ -556,7 +558,8 @@ def test_grouped_with_few_channels_per_group_takes_grouped_taps():
             plan = _plan(x_shape, k_shape, dn, pads, mode, (1, 1), feature_group_count=groups)
             assert plan == ConvPlan("plain", None, plan.reason, "block_diagonal"), plan
     # More than 8 channels per group, taps past 3x3, strided, a channel multiplier
-    # (1 input channel per group), half precision: not measured, no tangent form.
+    # (1 input channel per group), half precision, more than 8 output channels per
+    # group, a 1x1 kernel: not measured, no tangent form.
     x_shape, mode, one, two = (8, 16, 16, 64), "reflect", [(1, 1)] * 2, [(2, 2)] * 2
     for k_shape, widths, strides, groups, dtype in (
         ((3, 3, 16, 64), one, (1, 1), 4, jnp.float32),
@@ -564,6 +567,8 @@ def test_grouped_with_few_channels_per_group_takes_grouped_taps():
         ((3, 3, 4, 64), one, (2, 2), 16, jnp.float32),
         ((3, 3, 1, 128), one, (1, 1), 64, jnp.float32),
         ((3, 3, 4, 64), one, (1, 1), 16, jnp.float16),
+        ((3, 3, 4, 256), one, (1, 1), 16, jnp.float32),  # 16 output channels per group
+        ((1, 1, 4, 64), [(0, 0)] * 2, (1, 1), 16, jnp.float32),  # one tap
     ):
         plan = _plan(
             x_shape, k_shape, NHWC, widths, mode, strides, feature_group_count=groups, dtype=dtype
@@ -616,6 +621,79 @@ def test_few_input_channels_take_the_row_stacked_tangent():
     assert _plan((4, 64, 64, 3), (7, 7, 3, 64), NHWC, [(3, 3)] * 2, "constant", (1, 1)) == (
         ConvPlan("plain", reason="no measured form beats pad, then conv")
     )
+
+
+# One case per rule of the planner's RULES, which that rule decides: (rule, the case's
+# arguments to _plan, the plan's (form, tangent, kernel_tangent)).
+RULE_CASES = [
+    ("unmeasured_platform", ((8, 16, 16, 8), (3, 3, 8, 8), NHWC, [(1, 1)] * 2, "reflect",
+                             (1, 1), None), {}, ("plain", None, None)),
+    ("jax_before_0_8", ((8, 16, 16, 8), (3, 3, 8, 8), NHWC, [(1, 1)] * 2, "reflect", (1, 1)),
+     {}, ("plain", None, None)),
+    ("symbolic_sizes", (export.symbolic_shape("b, 16, 16, 8"), (3, 3, 8, 8), NHWC,
+                        [(1, 1)] * 2, "reflect", (1, 1)), {}, ("plain", None, None)),
+    ("callers_conv", ((8, 16, 16, 8), (3, 3, 8, 8), NHWC, [(1, 1)] * 2, "reflect", (1, 1)),
+     dict(default_conv=False), ("plain", None, None)),
+    ("sharded_operands", ((8, 16, 16, 8), (3, 3, 8, 8), NHWC, [(1, 1)] * 2, "reflect",
+                          (1, 1)), dict(sharded=True), ("plain", None, None)),
+    ("window_does_not_fit", ((2, 2, 5, 4), (3, 3, 4, 4), NHWC, [(0, 0)] * 2, "constant",
+                             (1, 1)), {}, ("plain", None, None)),
+    ("depthwise_shifted", ((8, 16, 16, 32), (3, 3, 1, 32), NHWC, [(1, 1)] * 2, "reflect",
+                           (1, 1)), dict(feature_group_count=32), ("shifted", None, None)),
+    ("grouped_taps", ((8, 16, 16, 64), (3, 3, 4, 64), NHWC, [(1, 1)] * 2, "reflect", (1, 1)),
+     dict(feature_group_count=16), ("grouped_taps", "block_diagonal", None)),
+    ("grouped_block_diagonal", ((8, 64, 16, 16), (64, 4, 3, 3), NCHW, [(1, 1)] * 2, "wrap",
+                                (1, 1)), dict(feature_group_count=16),
+     ("plain", "block_diagonal", None)),
+    ("pointwise_matmul", ((8, 16, 16, 32), (1, 1, 32, 96), NHWC, [(0, 0)] * 2, "edge",
+                          (1, 1)), {}, ("matmul", None, None)),
+    ("strided_border", ((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, "reflect",
+                        (2, 2)), {}, ("border", "border", "ghost")),
+    ("strided_tiling_ghost_kernel", ((8, 17, 17, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2,
+                                     "reflect", (2, 2)), {}, ("pad_slice", "plain", "ghost")),
+    ("strided_pad_slice", ((8, 32, 16, 16), (32, 32, 3, 3), NCHW, [(1, 1)] * 2, "wrap",
+                           (2, 2)), {}, ("pad_slice", "plain", None)),
+    ("stem_rows", ((4, 64, 64, 3), (7, 7, 3, 64), NHWC, [(3, 3)] * 2, "reflect", (1, 1)), {},
+     ("pad_slice", "rows", None)),
+    ("stride_one_pad_slice", ((8, 16, 16, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2, "reflect",
+                              (1, 1)), {}, ("pad_slice", None, None)),
+]  # fmt: skip
+
+
+def test_every_rule_has_a_case():
+    assert [name for name, *_ in RULE_CASES] == [rule.__name__ for rule in _conv_plan.RULES]
+
+
+@pytest.mark.parametrize(
+    "name, args, options, expected", RULE_CASES, ids=[name for name, *_ in RULE_CASES]
+)
+@pytest.mark.subsample(len(RULE_CASES))  # plans only, nothing compiled: every rule
+def test_each_rule_decides_its_case(name, args, options, expected, monkeypatch):
+    # The rule's case plans as the rule says, and otherwise once the rule is removed
+    # from RULES: no other rule stands in for it. jax < 0.8's rule (jaxpad/_compat.py)
+    # is switched on for its own case only, so that each runs on every jax.
+    monkeypatch.setattr(_conv_plan, "CONV_FORMS_SECOND_DERIVATIVES_WRONG", name == "jax_before_0_8")
+    plan = _plan(*args, **options)
+    assert (plan.form, plan.tangent, plan.kernel_tangent) == expected, plan
+    (rule,) = [rule for rule in _conv_plan.RULES if rule.__name__ == name]
+    monkeypatch.setattr(_conv_plan, "RULES", tuple(r for r in _conv_plan.RULES if r is not rule))
+    assert _plan(*args, **options) != plan, name
+
+
+def test_jax_before_0_8_keeps_the_plain_form(monkeypatch):
+    # Before jax 0.8 some of the other forms' second derivatives were wrong
+    # (jaxpad/_compat.py): every plan is the plain form there, tangents included.
+    monkeypatch.setattr(_conv_plan, "CONV_FORMS_SECOND_DERIVATIVES_WRONG", True)
+    for args, options in (
+        (((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, "reflect", (1, 1)), {}),
+        (((8, 16, 16, 32), (3, 3, 32, 32), NHWC, [(1, 1)] * 2, "wrap", (2, 2)), {}),
+        (((8, 16, 16, 32), (3, 3, 1, 32), NHWC, [(1, 1)] * 2, "edge", (1, 1)),
+         dict(feature_group_count=32)),
+    ):  # fmt: skip
+        plan = _plan(*args, **options)
+        assert plan == ConvPlan("plain", reason="jax < 0.8: the other forms' second derivatives"), (
+            plan
+        )
 
 
 def test_a_plan_names_known_tangent_forms():
@@ -994,7 +1072,7 @@ def test_batched_planning_plans_the_shape_vmap_gives_it(monkeypatch):
         seen.append(tuple(x_shape))
         return plan_conv_(x_shape, *args, **kwargs)
 
-    monkeypatch.setattr(_conv_lowering, "plan_conv", spy)
+    monkeypatch.setattr(_conv_program, "plan_conv", spy)  # where the plans are made
     dn = ("NHWC", "OIHW", "NCHW")  # mixed layouts: the batch axis moves
     x_shape, k_shape, pads, strides = (1, 7, 6, 4), (5, 4, 3, 3), [(1, 1), (2, 0)], (1, 2)
     numbers = _numbers(x_shape, k_shape, dn)
@@ -1155,7 +1233,7 @@ def test_layers_go_through_the_planner(monkeypatch):
         calls.append(plan.form)
         return plan
 
-    monkeypatch.setattr(_conv_lowering, "plan_conv", spy)
+    monkeypatch.setattr(_conv_program, "plan_conv", spy)  # where the plans are made
     x = jnp.ones((6, 6, 4), jnp.float32)
     nnx = pytest.importorskip("flax.nnx")  # flax needs a newer JAX than the oldest
 

@@ -81,6 +81,7 @@ def test_conv_is_planned_for_the_batch_vmap_gives_it(monkeypatch):
     # An Equinox layer runs per example under jax.vmap; the conv planner sees the batch
     # the program runs (docs/performance.md, "Equinox's per-example layers"), not 1.
     from jaxpad._lowering import conv as conv_lowering
+    from jaxpad._lowering.conv import _program as conv_program
 
     seen = []
     plan_conv = conv_lowering.plan_conv
@@ -89,7 +90,7 @@ def test_conv_is_planned_for_the_batch_vmap_gives_it(monkeypatch):
         seen.append(tuple(x_shape))
         return plan_conv(x_shape, *args, **kwargs)
 
-    monkeypatch.setattr(conv_lowering, "plan_conv", spy)
+    monkeypatch.setattr(conv_program, "plan_conv", spy)  # where the plans are made
     original, ours = pair(
         eqx.nn.Conv, jaxpad.equinox.Conv, 2, 4, 6, 3, padding=1, padding_mode="REFLECT"
     )
