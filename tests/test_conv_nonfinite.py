@@ -312,10 +312,23 @@ KNOWN_DIFFERENCES = {
     # the cotangent's border bands, and the zero-padded convolution's transposed
     # convolution multiplies those zeros by every tap (0 * inf).
     ("3x3", ConvPlan("border", tangent="border", kernel_tangent="ghost")): {
-        ("kernel", "input gradient")
+        ("kernel", "input gradient"),
+        ("ct", "kernel gradient"),
+        ("kernel_dot", "tangent"),
     },
     ("3x3 stride 2", ConvPlan("border", tangent="border", kernel_tangent="ghost")): {
-        ("kernel", "input gradient")
+        ("kernel", "input gradient"),
+        ("ct", "kernel gradient"),
+        ("kernel_dot", "tangent"),
+    },
+    # The ghost form's kernel derivatives: the zero-padded convolution's pads and the
+    # strips' zeroed input cells times a non-finite cotangent (reverse) or tap (forward).
+    **{
+        (name, plan): {("ct", "kernel gradient"), ("kernel_dot", "tangent")}
+        for name, plan in (
+            ("3x3 stride 2", ConvPlan("pad_slice", 0, tangent="plain", kernel_tangent="ghost")),
+            ("3x3 stride 2, odd", ConvPlan("border", tangent="plain", kernel_tangent="ghost")),
+        )
     },
     # The block-diagonal input gradient: the transposed kernel's off-diagonal zeros
     # times a non-finite cotangent (lax's grouped input gradient measured 1.8-7.5x its

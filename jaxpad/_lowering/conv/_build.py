@@ -237,15 +237,10 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
             lambda kernel: built(form)(x, kernel), (kernel,), (d_kernel,)
         )[1]
 
-    # The ghost form's kernel derivatives multiply its zeros (the zero-padded
-    # convolution's pads, the strips' input cells) by a non-finite cotangent or tap:
-    # they are the extra zero's instead (exact: _exact.kernel_gradient), which read the
-    # input padded in the mode (one pass over it that the ghost strips save).
-    kernel_form = plan.kernel_tangent or plan.tangent
-    if kernel_form == "ghost":
-        kernel_form = "pad_slice"
     return _bilinear_custom_jvp(
-        built(plan.form), tangent(plan.tangent, 0), tangent(kernel_form, 1)
+        built(plan.form),
+        tangent(plan.tangent, 0),
+        tangent(plan.kernel_tangent or plan.tangent, 1),
     )(x, kernel)
 
 
