@@ -455,6 +455,10 @@ class DynamicPadArgs:
     def ndim(self) -> int:
         return len(self.in_shape)
 
+    @property
+    def sides(self) -> Sides:
+        return PadMode(self.mode, self.ndim).sides
+
 
 def _normal_modes(mode: str | Sides, ndim: int) -> str | Sides:
     """A checked mode (a string, or one string or pair per axis) spelled as

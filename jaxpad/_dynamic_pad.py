@@ -251,7 +251,8 @@ def _sided_args(x, pads_begin, shape, mode, pad_value, max_pad) -> _args.Dynamic
     # Static pads past the bound are refused here, as on the primitive's path.
     max_pad = _checks.check_max_pad(_FN, max_pad, pads_begin, x.ndim)
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
-        entries = [pads_begin[axis] for axis in range(x.ndim)]
+        array: Any = pads_begin  # 1-D here (_pads_operand checked it)
+        entries = [array[axis] for axis in range(x.ndim)]
         if not isinstance(pads_begin, jax.core.Tracer):
             entries = [int(entry) for entry in np.asarray(pads_begin)]
     else:
@@ -284,7 +285,7 @@ def _sided_args(x, pads_begin, shape, mode, pad_value, max_pad) -> _args.Dynamic
 def _sided(x, args: _args.DynamicPadArgs):
     """Per-side modes, odd modes, or per-side values: static pads take the static
     primitive; traced ones the composition of ``_lowering.dynamic_sided_pad``."""
-    entries, shape, mode = list(args.pads), args.shape, args.mode
+    entries, shape, mode = list(args.pads), args.shape, args.sides
     # Static pads take the static primitive, and its fold. Beyond int32 they take the
     # composition, which reduces them (the ends would leave int64 at the extremes).
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
