@@ -8,8 +8,11 @@ one function here, with its own name for the messages: ``pad_args`` (``jaxpad.pa
 hashable, one spelling per meaning, plus the value operands it built; ``_pad.padded``
 pads by it. The pieces such a pad is built of (a face array's extension, a halo's
 local pad, the one-mode parts of a per-side pad over several devices) are described
-by ``derived``, unchecked. ``dynamic_pad``, whose pads may be traced, checks its
-arguments with this module's parsers, and its static pieces are ``derived`` too. The
+by ``derived``, unchecked; so are the pads inside the ops that pad (a convolution's
+padded input and strips, a transposed convolution's fold: ``_pad.pad_piece``).
+``dynamic_pad``, whose pads may be traced, checks its arguments once with this
+module's parsers into a ``DynamicPadArgs`` (its static parts, and the operands it
+built), and its static pieces are ``derived`` (``derived_sides``) too. The
 primitives' shape rules keep the checks of their own parameters (for a direct
 ``bind``); nothing between checks a caller's arguments again.
 
@@ -392,6 +395,69 @@ def derived(
         fn_name=fn_name,
         value=value,
     )
+
+
+def derived_sides(
+    fn_name: str, x: Any, pads_begin, pads_end, sides: Sides, values: Any, faces: Faces
+) -> PadArgs:
+    """A per-side pad whose values a caller's check already built: ``values`` is
+    ``values_operand``'s ``(ndim, 2)`` operand (None for zeros) and ``faces``
+    ``split_faces``' face arrays. Described as ``pad_args`` describes that pad, without
+    parsing or converting them again (``dynamic_pad``'s static pad with face arrays)."""
+    ndim = x.ndim
+    return PadArgs(
+        in_shape=tuple(x.shape),
+        pads_begin=tuple(pads_begin),
+        pads_end=tuple(pads_end),
+        interior=(0,) * ndim,
+        mode=tuple(sides),
+        crop=None,
+        out_shape=tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end)),
+        faces=tuple(sorted(faces)),
+        fn_name=fn_name,
+        value=np.zeros((ndim, 2), x.dtype) if values is None else values,
+        face_values=faces or None,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class DynamicPadArgs:
+    """``dynamic_pad``'s arguments, checked once: its static parts, and its operands.
+
+    ``in_shape`` is the shape of what the primitive (or the per-side path) pads: ``x``,
+    or ``x`` with its long static axes already padded (``_dynamic_pad``); ``shape`` is
+    the output's. ``per_side`` says which path pads: False, the primitive
+    ``jaxpad_dynamic_pad`` with one mode of ``MODES`` and a scalar value, whose
+    ``static_pads`` parameter (the reduced static entries, None where traced) it is;
+    True, per-side or odd modes, per-side values or face arrays, with ``mode`` one
+    ``(begin, end)`` pair per axis and ``static_pads`` the entries as given (None where
+    traced). ``max_pad`` is checked: one int or None per axis.
+
+    ``pads`` (the primitive's int operand, or one entry per axis on the per-side path:
+    an int or a traced scalar), ``value`` (the scalar, or the ``(ndim, 2)`` operand or
+    None) and ``face_values`` are operands, possibly traced: carried along, not
+    compared or hashed.
+    """
+
+    in_shape: tuple[int, ...]
+    shape: tuple[int, ...]
+    mode: str | Sides
+    per_side: bool
+    static_pads: tuple[int | None, ...]
+    max_pad: tuple[int | None, ...]
+    faces: tuple[tuple[int, int], ...] = ()
+    fn_name: str = dataclasses.field(default="jaxpad.dynamic_pad", compare=False)
+    pads: Any = dataclasses.field(default=None, compare=False, repr=False)
+    value: Any = dataclasses.field(default=None, compare=False, repr=False)
+    face_values: Any = dataclasses.field(default=None, compare=False, repr=False)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.in_shape)
+
+    @property
+    def sides(self) -> Sides:
+        return PadMode(self.mode, self.ndim).sides
 
 
 def _normal_modes(mode: str | Sides, ndim: int) -> str | Sides:

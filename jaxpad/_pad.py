@@ -153,6 +153,15 @@ def _pad_scalars(x, value, args: PadArgs) -> jax.Array:
     return _bind(x, value, args)
 
 
+def pad_piece(x: jax.Array, pads_begin, pads_end, mode: str) -> jax.Array:
+    """A pad that an op jaxpad builds needs after its public function checked the
+    arguments (a convolution's padded input and strips, a transposed convolution's
+    fold): described by ``_args.derived``, not checked again. Its messages (a split
+    axis too long) start with ``jaxpad.pad``, as when it was a call of that."""
+    begin, end = tuple(map(int, pads_begin)), tuple(map(int, pads_end))
+    return padded(x, _args.derived(_FN, x, begin, end, mode))
+
+
 def derived_pad(fn_name: str):
     """jaxpad's own pads of a checked pad's pieces (a face array's extension, the
     one-mode parts of a per-side pad), described by ``_args.derived`` unchecked."""

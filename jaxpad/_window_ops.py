@@ -28,7 +28,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._index_maps import MODES
 from jaxpad._lowering import conv as _conv_lowering
-from jaxpad._pad import pad, pad_for
+from jaxpad._pad import pad_for, pad_piece
 from jaxpad._policy import PaddingPolicy
 from jaxpad._typing import IntOrSequence
 
@@ -550,7 +550,7 @@ def _full_then_fold(
         lo[axis], hi[axis] = p_lo, p_hi
         shape[axis] -= p_lo + p_hi
     fold = jax.linear_transpose(
-        lambda v: pad(v, lo, hi, mode), jax.ShapeDtypeStruct(tuple(shape), z.dtype)
+        lambda v: pad_piece(v, lo, hi, mode), jax.ShapeDtypeStruct(tuple(shape), z.dtype)
     )
     return fold(z)[0]
 

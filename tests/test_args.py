@@ -13,7 +13,7 @@ import pytest
 
 import jaxpad
 import jaxpad.numpy as jpnp
-from jaxpad import _args, nn, policies
+from jaxpad import _args, _window_ops, nn, policies
 
 X = jnp.arange(12.0).reshape(3, 4)
 
@@ -176,8 +176,125 @@ def test_args_sits_below_the_pads_and_their_lowering():
         assert not any("_args" in name for name in _imported(module)), module
 
 
-def test_dynamic_pads_static_per_side_pad_is_not_checked_again(counted):
-    # dynamic_pad checks its own arguments (no PadArgs: its pads may be traced); its
-    # static per-side pad is a derived piece, not a second call of jaxpad.pad.
-    jax.make_jaxpr(lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), ["wrap", "dirichlet"], 2.0))(X)
-    assert counted == {"pad_args": 0, "halo_args": 0, "parse_modes": 1}
+# dynamic_pad: its arguments described once as a DynamicPadArgs ---------------------
+
+
+@pytest.fixture
+def described(monkeypatch):
+    """The DynamicPadArgs each call builds, and the calls of the parsers and builders
+    below them (a second pass through jaxpad.pad's checks would show as pad_args)."""
+    built = []
+    calls = {"parse_modes": 0, "pad_args": 0, "derived": 0, "derived_sides": 0}
+    for name in calls:
+        original = getattr(_args, name)
+
+        def counting(*args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(_args, name, counting)
+    original_class = _args.DynamicPadArgs
+
+    def building(*args, **kwargs):
+        built.append(original_class(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(_args, "DynamicPadArgs", building)
+    return built, calls
+
+
+P = jnp.array([1, -2])
+
+
+@pytest.mark.parametrize(
+    "call,pieces",
+    [
+        (lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), "reflect"), {}),
+        (lambda x: jaxpad.dynamic_pad(x, P, (5, 7), "wrap", max_pad=3), {}),
+        (lambda x: jaxpad.dynamic_pad(x, [P[0], 2], (5, 7), "constant", 2.0), {}),
+        # Per side, static: the static primitive's pad is a derived piece.
+        (
+            lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), ["wrap", "dirichlet"], 2.0),
+            {"derived": 1},
+        ),
+        (lambda x: jaxpad.dynamic_pad(x, P, (5, 7), [("edge", "wrap"), "symmetric_odd"]), {}),
+        # Face arrays, static: not split and converted again; extended by derived pads.
+        (
+            lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), "dirichlet", FACE),
+            {"derived_sides": 1, "derived": 2},
+        ),
+        (lambda x: jaxpad.dynamic_pad(x, P, (5, 7), "dirichlet", FACE), {}),
+        # Under vmap, with per-example pads, and differentiated.
+        (
+            lambda x: jax.vmap(lambda r, p: jaxpad.dynamic_pad(r, p, (6,), "wrap"))(
+                x, jnp.arange(3)[:, None]
+            ),
+            {},
+        ),
+        (
+            lambda x: jax.vmap(
+                lambda r, p: jaxpad.dynamic_pad(r, p, (6,), [("edge", "constant")], 1.0)
+            )(x, jnp.arange(3)[:, None]),
+            {},
+        ),
+        (jax.grad(lambda x: jaxpad.dynamic_pad(x, P, (5, 7), "symmetric").sum()), {}),
+    ],
+)
+def test_dynamic_pad_describes_its_arguments_once(described, call, pieces):
+    built, calls = described
+    jax.make_jaxpr(call)(X)
+    assert len(built) == 1
+    assert calls == {"parse_modes": 1, "pad_args": 0, "derived": 0, "derived_sides": 0, **pieces}
+
+
+def test_dynamic_pad_descriptions_are_equal_and_hashable_across_spellings(described):
+    built, _ = described
+    jaxpad.dynamic_pad(X, [1, 2], (5, 7), "wrap")
+    jaxpad.dynamic_pad(X, np.array([1, 2]), [5, 7], ("wrap", "wrap"), max_pad=None)
+    jaxpad.dynamic_pad(X, (1, 2), (5, 7), "wrap", max_pad=[None, None])
+    jaxpad.dynamic_pad(X, [1, 2], (5, 7), "reflect")
+    jaxpad.dynamic_pad(X, [1, 2], (5, 7), ["edge", ("wrap", "constant")])
+    jaxpad.dynamic_pad(X, [1, 2], (5, 7), [("edge", "edge"), ("wrap", "constant")])
+    wrap, *same, reflect, sided, sided_again = built
+    assert all(other == wrap for other in same) and len({hash(d) for d in same + [wrap]}) == 1
+    assert reflect != wrap and sided == sided_again and hash(sided) == hash(sided_again)
+    assert not wrap.per_side and wrap.static_pads == (1, 2) and wrap.max_pad == (None, None)
+    assert sided.per_side and sided.mode == (("edge", "edge"), ("wrap", "constant"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        wrap.mode = "edge"  # type: ignore[misc]
+
+
+# nn.conv and conv_transpose: the planner's pads are derived pieces ----------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x, k: nn.conv(x, k, 1, policies.torch(1), "reflect"),
+        lambda x, k: nn.conv(x, k, 2, policies.tensorflow("SAME"), "edge"),
+        lambda x, k: nn.conv(x, k, 1, policies.flax("CIRCULAR")),
+        lambda x, k: nn.conv_transpose(x, k, 2, policies.torch(1), pad_mode="symmetric"),
+        lambda x, k: nn.conv_transpose(x, k, 1, policies.flax("CIRCULAR")),
+        jax.grad(lambda x, k: nn.conv(x, k, 1, policies.torch((2, 1)), "wrap").sum()),
+    ],
+)
+def test_conv_pads_are_not_checked_again(monkeypatch, call):
+    calls = {"parse_modes": 0, "pad_args": 0, "derived": 0}
+    for name in calls:
+        original = getattr(_args, name)
+
+        def counting(*args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(_args, name, counting)
+    modes = []
+    resolve = _window_ops.resolve_mode
+    monkeypatch.setattr(
+        _window_ops, "resolve_mode", lambda *a: modes.append(resolve(*a)) or modes[-1]
+    )
+    jax.make_jaxpr(call)(jnp.ones((2, 3, 6, 5)), jnp.ones((3, 3, 3, 3)))
+    # The op reads its mode once; every pad the planner builds (a padded input, the
+    # strips of a border, the transposed conv's fold) is a derived piece.
+    assert len(modes) == 1
+    assert calls["parse_modes"] == calls["pad_args"] == 0 and calls["derived"] >= 1

@@ -25,7 +25,7 @@ from jaxpad._lowering.conv._jvp import _bilinear_custom_jvp, _with_tangent
 from jaxpad._lowering.conv._plain import _padded_conv
 from jaxpad._lowering.conv._plan import ConvPlan, conv_padding
 from jaxpad._lowering.conv._strips import _banded, _border, _ghost, _lax_conv
-from jaxpad._pad import pad
+from jaxpad._pad import pad_piece
 
 
 def build_conv(
@@ -76,7 +76,7 @@ def build_conv(
         lo, hi = [0] * x.ndim, [0] * x.ndim
         for axis, (p_lo, p_hi) in zip(numbers.lhs_spec[2:], pads):
             lo[axis], hi[axis] = int(p_lo), int(p_hi)
-        x = pad(x, lo, hi, mode)
+        x = pad_piece(x, lo, hi, mode)
     if preferred_element_type is not None:
         conv_kwargs["preferred_element_type"] = preferred_element_type
     options = dict(
