@@ -1121,16 +1121,20 @@ def test_float64_three_passes_values_and_gradients(mode):
          lambda x: sn.uniform_filter(x, (3, 2, 4), mode=(mode, "wrap", mode),
                                      origin=(1, 0, -1))),
     )  # fmt: skip
-    for shape in ((7, 9, 8), (2, 6, 3)):
-        x = rng.standard_normal(shape)
-        for ours, theirs in cases:
-            want = theirs(x)
-            np.testing.assert_allclose(jax.jit(ours)(x), want, rtol=1e-12, atol=1e-12)
-            np.testing.assert_allclose(
-                jax.jit(jax.vmap(ours))(np.stack([x, -x])), [want, theirs(-x)],
-                rtol=1e-12, atol=1e-12,
-            )  # fmt: skip
-    np.testing.assert_allclose(ours(x), want, rtol=1e-12, atol=1e-12)  # eager
+    xs = [rng.standard_normal(shape) for shape in ((7, 9, 8), (2, 6, 3))]
+
+    def every_case(xs):
+        # Every shape and filter, and each under vmap, in one program: one compile.
+        return [(ours(x), jax.vmap(ours)(jnp.stack([x, -x]))) for x in xs for ours, _ in cases]
+
+    got = jax.jit(every_case)(xs)
+    for (x, (_, theirs)), (y, batched) in zip(itertools.product(xs, cases), got):
+        want = theirs(x)
+        np.testing.assert_allclose(y, want, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(batched, [want, theirs(-x)], rtol=1e-12, atol=1e-12)
+    x = xs[-1]
+    ours, theirs = cases[-1]
+    np.testing.assert_allclose(ours(x), theirs(x), rtol=1e-12, atol=1e-12)  # eager
     f = jax.jit(lambda x: ndimage.gaussian_filter(x, 0.7, mode=mode, cval=0.5))
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
 
@@ -1185,6 +1189,7 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
         ((17, 16, 18), (3, 1, 1)),
         ((17, 16, 18), (1, 1, 2)),
     ]
+    drawn = []
     for shape, kshape in cases:
         x = rng.standard_normal(shape)
         w = rng.standard_normal(kshape)
@@ -1192,22 +1197,31 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
         begins = [n // 2 + o for n, o in zip(kshape, origin)]
         ends = [n - 1 - b for n, b in zip(kshape, begins)]
         assert _padded_taps._band_taken(shape, _taps._key(w), begins, ends, shape, transpose=True)
-        f = jax.jit(lambda x, w=w, o=origin: ndimage.correlate(x, w, None, mode, 0.5, o))
+        drawn.append((x, w, origin, rng.standard_normal(shape)))
+
+    def values_and_vjps(correlate, xs, cts):
+        # Every case in one program: one compile for jaxpad's, one for the oracle's.
+        out = []
+        for x, ct, (_, w, o, _) in zip(xs, cts, drawn):
+            y, pull = jax.vjp(lambda x, w=w, o=o: correlate(x, w, mode, 0.5, o), x)
+            out.append((y, pull(ct)[0]))
+        return out
+
+    def ours(x, w, mode, cval, origin):
+        return ndimage.correlate(x, w, None, mode, cval, origin)
+
+    xs, cts = [d[0] for d in drawn], [d[3] for d in drawn]
+    got = jax.jit(values_and_vjps, static_argnums=0)(ours, xs, cts)
+    oracle = jax.jit(values_and_vjps, static_argnums=0)(_jnp_correlate, xs, cts)
+    for (x, w, origin, _), (y, g), (_, g_want) in zip(drawn, got, oracle):
         want = sn.correlate(x, w, mode=mode, cval=0.5, origin=origin)
-        np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
-        ct = rng.standard_normal(shape)
-        got = jax.vjp(f, x)[1](ct)[0]
-
-        def oracle(x, ct, w=w, o=origin):
-            _, pull = jax.vjp(lambda x: _jnp_correlate(x, w, mode, 0.5, o), x)
-            return pull(ct)[0]
-
-        np.testing.assert_allclose(got, jax.jit(oracle)(x, ct), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(y, want, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(g, g_want, rtol=1e-12, atol=1e-12)
     # cval's gradient (the constant modes keep the fold for it), and order 2.
     x = rng.standard_normal((23, 25))
     w = rng.standard_normal((3, 3))
-    g = jax.grad(lambda c: jnp.sum(ndimage.correlate(x, w, mode=mode, cval=c) ** 2))(0.5)
-    want = jax.grad(lambda c: jnp.sum(_jnp_correlate(x, w, mode, c, [0, 0]) ** 2))(0.5)
+    g = jax.jit(jax.grad(lambda c: jnp.sum(ndimage.correlate(x, w, mode=mode, cval=c) ** 2)))(0.5)
+    want = jax.jit(jax.grad(lambda c: jnp.sum(_jnp_correlate(x, w, mode, c, [0, 0]) ** 2)))(0.5)
     np.testing.assert_allclose(g, want, rtol=1e-10, atol=1e-10)
     f = jax.jit(lambda x: ndimage.correlate(x, w, mode=mode, cval=0.5))
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
