@@ -804,35 +804,44 @@ def test_every_form_equals_the_plain_one_eager_jit_vmap(case, mode, full_run):
     x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
     kernel = jnp.asarray(rng.standard_normal(k_shape), jnp.float32)
     expected = _oracle(x, kernel, numbers, pads, mode, strides, dilation, groups)
-    seen = set()
+    plans, seen = [], set()
     for plan in _forms_for(numbers, x_shape, k_shape, strides, groups, pads):
         if plan.form == "plain" and mode not in ("constant", "reflect"):
             continue  # the plain form (jaxpad.pad, then lax) is tested in every mode elsewhere
         if (plan.form, plan.slice_axis) in seen:
             continue  # a tangent form changes derivatives only: the value is tested once
         seen.add((plan.form, plan.slice_axis))
+        plans.append(plan)
 
-        def op(x, kernel, plan=plan):
-            return build_conv(
-                plan,
-                x,
-                kernel,
-                strides,
-                pads,
-                mode,
-                numbers,
-                rhs_dilation=dilation,
-                feature_group_count=groups,
-                precision=lax.Precision.HIGHEST,
-            )
+    def op(x, kernel, plan):
+        return build_conv(
+            plan,
+            x,
+            kernel,
+            strides,
+            pads,
+            mode,
+            numbers,
+            rhs_dilation=dilation,
+            feature_group_count=groups,
+            precision=lax.Precision.HIGHEST,
+        )
 
-        tol = dict(rtol=1e-5, atol=1e-5)
-        np.testing.assert_allclose(jax.jit(op)(x, kernel), expected, **tol, err_msg=plan.form)
-        if mode not in (("constant", "reflect") if full_run else ("reflect",)):
-            continue  # eager and vmap: two modes, one in the default run; jit: every mode
-        np.testing.assert_allclose(op(x, kernel), expected, **tol, err_msg=plan.form)
-        batched = jax.vmap(op, in_axes=(0, None))(jnp.stack([x, 2 * x]), kernel)
-        np.testing.assert_allclose(batched[1], 2 * expected, **tol, err_msg=plan.form)
+    def every_form(x, kernel):
+        return [op(x, kernel, plan) for plan in plans]
+
+    tol = dict(rtol=1e-5, atol=1e-5)
+    # Every form in one program: one compile per case.
+    for plan, got in zip(plans, jax.jit(every_form)(x, kernel)):
+        np.testing.assert_allclose(got, expected, **tol, err_msg=plan.form)
+    if mode not in (("constant", "reflect") if full_run else ("reflect",)):
+        return  # eager and vmap: two modes, one in the default run; jit: every mode
+    for plan in plans:
+        np.testing.assert_allclose(op(x, kernel, plan), expected, **tol, err_msg=plan.form)
+    # The batching rules, every form in one program.
+    batched = jax.jit(jax.vmap(every_form, in_axes=(0, None)))(jnp.stack([x, 2 * x]), kernel)
+    for plan, got in zip(plans, batched):
+        np.testing.assert_allclose(got[1], 2 * expected, **tol, err_msg=plan.form)
 
 
 GRAD_CASES = [

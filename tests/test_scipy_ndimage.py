@@ -461,6 +461,9 @@ def test_gradients_linear(mode):
     x = rng.standard_normal((3, 4))
     w = rng.standard_normal((3, 2))
 
+    # Jitted: check_grads then compiles each derivative once rather than running the
+    # filters' ops one by one for every finite difference.
+    @jax.jit
     def f(x):
         a = ndimage.correlate(x, w, mode=mode, cval=0.5, origin=(1, 0))
         b = ndimage.gaussian_filter(x, (1.5, 0.7), order=(0, 1), mode=mode)
@@ -468,6 +471,7 @@ def test_gradients_linear(mode):
 
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
 
+    @jax.jit
     def g(x):
         return (
             ndimage.convolve1d(x, [1.0, -2.0, 0.5, 3.0], 0, mode=mode)
@@ -510,17 +514,26 @@ def test_gradients_nonlinear():
     rng = np.random.default_rng(12)
     x = rng.permutation(12).reshape(3, 4).astype(np.float64)  # no ties
     # Order 1: away from ties the filters are locally linear (a selection of inputs).
-    tol = dict(order=1, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
-    check_grads(jax.jit(lambda x: ndimage.maximum_filter(x, 3, mode="wrap")), (x,), **tol)
+    # The four filters as one program's four outputs: check_grads compares each
+    # output's derivatives on its own, with one compile per derivative.
     check_grads(
-        jax.jit(lambda x: ndimage.minimum_filter(x, footprint=np.tri(3), mode="mirror")),
+        jax.jit(
+            lambda x: (
+                ndimage.maximum_filter(x, 3, mode="wrap"),
+                ndimage.minimum_filter(x, footprint=np.tri(3), mode="mirror"),
+                ndimage.median_filter(x, 3, mode="reflect"),
+                ndimage.gaussian_gradient_magnitude(x, 1.0),
+            )
+        ),
         (x,),
-        **tol,
+        order=1,
+        modes=["fwd", "rev"],
+        atol=1e-6,
+        rtol=1e-6,
     )
-    check_grads(jax.jit(lambda x: ndimage.median_filter(x, 3, mode="reflect")), (x,), **tol)
-    check_grads(jax.jit(lambda x: ndimage.gaussian_gradient_magnitude(x, 1.0)), (x,), **tol)
     # A maximum's gradient goes to the maximum: one-hot rows of the Jacobian.
-    jac = jax.jacobian(lambda x: ndimage.maximum_filter(x, 3, mode="nearest"))(x).reshape(12, 12)
+    jac = jax.jit(jax.jacobian(lambda x: ndimage.maximum_filter(x, 3, mode="nearest")))(x)
+    jac = jac.reshape(12, 12)
     assert set(np.unique(jac)) == {0.0, 1.0}
     assert (jac.sum(axis=1) == 1).all()
 
@@ -530,7 +543,8 @@ def test_output_array_rejected():
         jn.gaussian_filter(np.ones(3), 1.0, output=np.zeros(3))
 
 
-# Each mode compiles many filters (5-13 s): the default run takes two of them.
+# Each mode compiles two programs, every filter in one (~1 s): the default run takes
+# two of the modes.
 @pytest.mark.subsample(2, cover=[])
 @pytest.mark.parametrize("mode", PAD_MODES)
 def test_max_gradient_tie_goes_first_row_major_as_reduce_window(mode):
@@ -543,34 +557,42 @@ def test_max_gradient_tie_goes_first_row_major_as_reduce_window(mode):
     ct = rng.standard_normal((6, 7))
     np_mode = {"reflect": "symmetric", "constant": "constant", "nearest": "edge",
                "mirror": "reflect", "wrap": "wrap"}[mode]  # fmt: skip
-    for minimum, size in itertools.product((False, True), ((3, 3), (2, 4), (1, 3))):
+    cases = list(itertools.product((False, True), ((3, 3), (2, 4), (1, 3))))
+
+    def oracle(x, minimum, size):
         init, op = (np.inf, jax.lax.min) if minimum else (-np.inf, jax.lax.max)
+        lo = [s // 2 for s in size]
+        xp = jnp.pad(x, [(a, s - 1 - a) for a, s in zip(lo, size)], mode=np_mode)
+        return jax.lax.reduce_window(xp, init, op, size, (1, 1), "VALID")
 
-        def oracle(x, size=size, init=init, op=op):
-            lo = [s // 2 for s in size]
-            xp = jnp.pad(x, [(a, s - 1 - a) for a, s in zip(lo, size)], mode=np_mode)
-            return jax.lax.reduce_window(xp, init, op, size, (1, 1), "VALID")
-
+    def ours(x, minimum, size, footprint=False):
         name = "minimum_filter" if minimum else "maximum_filter"
+        if footprint:
+            # A footprint (all True) takes the one-pass form; the same rule.
+            return getattr(ndimage, name)(x, footprint=np.ones(size, bool), mode=mode)
+        return getattr(ndimage, name)(x, size, mode=mode)
 
-        def ours(x, size=size, name=name):
-            return getattr(ndimage, name)(x, size, mode=mode)
+    def values_and_vjps(f, x, t):
+        # Every case in one program: one compile for the oracle, one for jaxpad's.
+        out = []
+        for case in cases:
+            y, vjp = jax.vjp(lambda x, case=case: f(x, *case), x)
+            out.append((y, vjp(t)[0]))
+        return out
 
-        np.testing.assert_array_equal(jax.jit(ours)(x), oracle(x))
-        want = jax.vjp(oracle, x)[1](ct)[0]
-        got = jax.jit(lambda x, t, f=ours: jax.vjp(f, x)[1](t)[0])(x, ct)
-        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)
-        # A footprint (all True) takes the one-pass form; the same rule.
-        fp = np.ones(size, bool)
-        got_fp = jax.jit(
-            lambda x, t, name=name, fp=fp: jax.vjp(
-                lambda x: getattr(ndimage, name)(x, footprint=fp, mode=mode), x
-            )[1](t)[0]
-        )(x, ct)
-        np.testing.assert_allclose(got_fp, want, rtol=1e-13, atol=1e-13)
+    want = jax.jit(values_and_vjps, static_argnums=0)(oracle, x, ct)
+    got = jax.jit(values_and_vjps, static_argnums=0)(ours, x, ct)
+    got_fp = jax.jit(values_and_vjps, static_argnums=0)(
+        lambda x, *case: ours(x, *case, footprint=True), x, ct
+    )
+    for case, (y_want, g_want), (y, g), (y_fp, g_fp) in zip(cases, want, got, got_fp):
+        np.testing.assert_array_equal(y, y_want, err_msg=str(case))
+        np.testing.assert_array_equal(y_fp, y_want, err_msg=str(case))
+        np.testing.assert_allclose(g, g_want, rtol=1e-13, atol=1e-13, err_msg=str(case))
+        np.testing.assert_allclose(g_fp, g_want, rtol=1e-13, atol=1e-13, err_msg=str(case))
 
 
-# Each mode compiles many filters (5-13 s): the default run takes two of them.
+# Each mode compiles one program (~1 s): the default run takes two of them.
 @pytest.mark.subsample(2, cover=[])
 @pytest.mark.parametrize("mode", PAD_MODES)
 def test_rank_gradient_one_hot_on_an_equal_element(mode):
@@ -580,16 +602,18 @@ def test_rank_gradient_one_hot_on_an_equal_element(mode):
     rng = np.random.default_rng(22)
     x = rng.integers(0, 3, (5, 4)).astype(np.float64)
     fp = np.array([[1, 0, 1], [1, 1, 0]], bool)
-    for f in (
+    filters = (
         lambda x: ndimage.median_filter(x, 3, mode=mode, cval=1.0),
         lambda x: ndimage.rank_filter(x, 1, footprint=fp, mode=mode, cval=1.0),
         lambda x: ndimage.percentile_filter(x, 70, size=(2, 3), mode=mode, cval=1.0),
         lambda x: ndimage.minimum_filter(x, footprint=fp, mode=mode, cval=1.0),
-    ):
-        y = np.asarray(jax.jit(f)(x)).ravel()
-        jac = np.asarray(jax.jit(jax.jacrev(f))(x)).reshape(20, 20)
-        fwd = np.asarray(jax.jit(jax.jacfwd(f))(x)).reshape(20, 20)
-        np.testing.assert_array_equal(jac, fwd)
+    )
+    # Every filter's values and Jacobians (reverse and forward) in one program.
+    results = jax.jit(lambda x: [(f(x), jax.jacrev(f)(x), jax.jacfwd(f)(x)) for f in filters])(x)
+    for y, jac, fwd in results:
+        y = np.asarray(y).ravel()
+        jac = np.asarray(jac).reshape(20, 20)
+        np.testing.assert_array_equal(jac, np.asarray(fwd).reshape(20, 20))
         for row, value in zip(jac, y):
             # In constant mode an output may come from cval (a zero row).
             assert row.sum() in (0.0, 1.0) and set(np.unique(row)) <= {0.0, 1.0}
@@ -1097,16 +1121,20 @@ def test_float64_three_passes_values_and_gradients(mode):
          lambda x: sn.uniform_filter(x, (3, 2, 4), mode=(mode, "wrap", mode),
                                      origin=(1, 0, -1))),
     )  # fmt: skip
-    for shape in ((7, 9, 8), (2, 6, 3)):
-        x = rng.standard_normal(shape)
-        for ours, theirs in cases:
-            want = theirs(x)
-            np.testing.assert_allclose(jax.jit(ours)(x), want, rtol=1e-12, atol=1e-12)
-            np.testing.assert_allclose(
-                jax.jit(jax.vmap(ours))(np.stack([x, -x])), [want, theirs(-x)],
-                rtol=1e-12, atol=1e-12,
-            )  # fmt: skip
-    np.testing.assert_allclose(ours(x), want, rtol=1e-12, atol=1e-12)  # eager
+    xs = [rng.standard_normal(shape) for shape in ((7, 9, 8), (2, 6, 3))]
+
+    def every_case(xs):
+        # Every shape and filter, and each under vmap, in one program: one compile.
+        return [(ours(x), jax.vmap(ours)(jnp.stack([x, -x]))) for x in xs for ours, _ in cases]
+
+    got = jax.jit(every_case)(xs)
+    for (x, (_, theirs)), (y, batched) in zip(itertools.product(xs, cases), got):
+        want = theirs(x)
+        np.testing.assert_allclose(y, want, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(batched, [want, theirs(-x)], rtol=1e-12, atol=1e-12)
+    x = xs[-1]
+    ours, theirs = cases[-1]
+    np.testing.assert_allclose(ours(x), theirs(x), rtol=1e-12, atol=1e-12)  # eager
     f = jax.jit(lambda x: ndimage.gaussian_filter(x, 0.7, mode=mode, cval=0.5))
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
 
@@ -1161,6 +1189,7 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
         ((17, 16, 18), (3, 1, 1)),
         ((17, 16, 18), (1, 1, 2)),
     ]
+    drawn = []
     for shape, kshape in cases:
         x = rng.standard_normal(shape)
         w = rng.standard_normal(kshape)
@@ -1168,22 +1197,31 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
         begins = [n // 2 + o for n, o in zip(kshape, origin)]
         ends = [n - 1 - b for n, b in zip(kshape, begins)]
         assert _padded_taps._band_taken(shape, _taps._key(w), begins, ends, shape, transpose=True)
-        f = jax.jit(lambda x, w=w, o=origin: ndimage.correlate(x, w, None, mode, 0.5, o))
+        drawn.append((x, w, origin, rng.standard_normal(shape)))
+
+    def values_and_vjps(correlate, xs, cts):
+        # Every case in one program: one compile for jaxpad's, one for the oracle's.
+        out = []
+        for x, ct, (_, w, o, _) in zip(xs, cts, drawn):
+            y, pull = jax.vjp(lambda x, w=w, o=o: correlate(x, w, mode, 0.5, o), x)
+            out.append((y, pull(ct)[0]))
+        return out
+
+    def ours(x, w, mode, cval, origin):
+        return ndimage.correlate(x, w, None, mode, cval, origin)
+
+    xs, cts = [d[0] for d in drawn], [d[3] for d in drawn]
+    got = jax.jit(values_and_vjps, static_argnums=0)(ours, xs, cts)
+    oracle = jax.jit(values_and_vjps, static_argnums=0)(_jnp_correlate, xs, cts)
+    for (x, w, origin, _), (y, g), (_, g_want) in zip(drawn, got, oracle):
         want = sn.correlate(x, w, mode=mode, cval=0.5, origin=origin)
-        np.testing.assert_allclose(f(x), want, rtol=1e-12, atol=1e-12)
-        ct = rng.standard_normal(shape)
-        got = jax.vjp(f, x)[1](ct)[0]
-
-        def oracle(x, ct, w=w, o=origin):
-            _, pull = jax.vjp(lambda x: _jnp_correlate(x, w, mode, 0.5, o), x)
-            return pull(ct)[0]
-
-        np.testing.assert_allclose(got, jax.jit(oracle)(x, ct), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(y, want, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(g, g_want, rtol=1e-12, atol=1e-12)
     # cval's gradient (the constant modes keep the fold for it), and order 2.
     x = rng.standard_normal((23, 25))
     w = rng.standard_normal((3, 3))
-    g = jax.grad(lambda c: jnp.sum(ndimage.correlate(x, w, mode=mode, cval=c) ** 2))(0.5)
-    want = jax.grad(lambda c: jnp.sum(_jnp_correlate(x, w, mode, c, [0, 0]) ** 2))(0.5)
+    g = jax.jit(jax.grad(lambda c: jnp.sum(ndimage.correlate(x, w, mode=mode, cval=c) ** 2)))(0.5)
+    want = jax.jit(jax.grad(lambda c: jnp.sum(_jnp_correlate(x, w, mode, c, [0, 0]) ** 2)))(0.5)
     np.testing.assert_allclose(g, want, rtol=1e-10, atol=1e-10)
     f = jax.jit(lambda x: ndimage.correlate(x, w, mode=mode, cval=0.5))
     check_grads(f, (x,), order=2, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
