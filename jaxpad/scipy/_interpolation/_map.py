@@ -70,16 +70,30 @@ def reduce_coordinate(cc, n: int, rule: str, reach: int = 0):
         return base, frac
     period = {"mirror": 2 * n - 2, "reflect": 2 * n, "grid-wrap": n}[rule]
     base, frac = _split(lax.rem(cc, jnp.asarray(period, cc.dtype)))
-    base = jnp.where(base < 0, base + period, base)  # [0, period)
-    if rule == "mirror":  # about n - 1
-        beyond = (base > n - 1) | ((base == n - 1) & (frac > 0))
-        rb, rf = _reflect(base, frac, period)
-    elif rule == "reflect":  # about n - 1/2
-        beyond = (base > n - 1) | ((base == n - 1) & (frac > 0.5))
-        rb, rf = _reflect(base, frac, 2 * n - 1)
+    if rule == "grid-wrap":
+        return jnp.where(base < 0, base + period, base), frac
+    # scipy's branches, to the tie: which side a half point (order 0 and the even
+    # orders round there) falls on depends on whether it was reflected
+    negative = cc < 0
+    if rule == "mirror":
+        # >= 0: r = rem(cc, P), reflected about n - 1 from n on; < 0: r + P up to
+        # 1 - n, else -r (reflected about 0)
+        up = base >= n
+        up_base, up_frac = _reflect(base, frac, period)
+        shift = (base < 1 - n) | ((base == 1 - n) & (frac == 0))
+        down_base, down_frac = _reflect(base, frac, 0)
     else:
-        return base, frac
-    return jnp.where(beyond, rb, base), jnp.where(beyond, rf, frac)
+        # >= 0: r = rem(cc, 2n), reflected about n - 1/2 from n on; < 0: r + 2n below
+        # -n, else -r - 1 (reflected about -1/2)
+        up = base >= n
+        up_base, up_frac = _reflect(base, frac, 2 * n - 1)
+        shift = base < -n
+        down_base, down_frac = _reflect(base, frac, -1)
+    pos_base = jnp.where(up, up_base, base)
+    pos_frac = jnp.where(up, up_frac, frac)
+    neg_base = jnp.where(shift, base + period, down_base)
+    neg_frac = jnp.where(shift, frac, down_frac)
+    return jnp.where(negative, neg_base, pos_base), jnp.where(negative, neg_frac, pos_frac)
 
 
 def _margin(order: int, rule: str) -> int:
