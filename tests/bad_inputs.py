@@ -1241,6 +1241,64 @@ ROWS = [
         "jaxpad.scipy.ndimage.gaussian_filter1d: a traced sigma must be a floating scalar; got a "
         "traced array of shape (2,) and dtype float32.",
     ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "coordinates whose leading size is not the input's rank",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones((3, 4)), jnp.zeros((3, 5)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: coordinates must have shape (input.ndim, ...) "
+        "= (2, ...), one row per axis of input and at least one point axis; got shape (3, 5).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2)), order=6)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: order must be from 0 to 5; got 6.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2)), mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: mode must be one of 'constant', "
+        "'grid-constant', 'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', "
+        "'grid-wrap'; got 'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "integer coordinates",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2), int))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.map_coordinates: coordinates must be a floating array (scipy's "
+        "truncating integer coordinates are not differentiable); got dtype int32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "nan, inf and 1e30 coordinates (constant: cval; mirror: nan gives cval as scipy's, "
+        "inf nan, 1e30 its remainder)",
+        "[jaxpad.scipy.ndimage.map_coordinates(jnp.arange(4.0), jnp.array([[jnp.nan, "
+        'jnp.inf, 1e30]]), order=1, mode=m, cval=-1.0).tolist() for m in ("constant", '
+        '"mirror")]',
+        "accepted",
+        "[[-1.0, -1.0, -1.0], [-1.0, nan, 0.0]]",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.spline_filter1d",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.spline_filter1d(jnp.ones(4), order=-1)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.spline_filter1d: order must be from 0 to 5; got -1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.spline_filter",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.spline_filter(jnp.ones((3, 3)), mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.spline_filter: mode must be one of 'constant', "
+        "'grid-constant', 'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', "
+        "'grid-wrap'; got 'symmetric'.",
+    ),
 ]
 
 
