@@ -508,7 +508,7 @@ def _zoom_shape(fn: str, shape: tuple[int, ...], zoom: Any) -> tuple[tuple[int, 
     if isinstance(zoom, jax.core.Tracer):
         raise TypeError(
             f"{fn}: zoom must be concrete (it decides the output's shape); got a traced "
-            f"{_args.describe(zoom)}."
+            f"array of shape {tuple(zoom.shape)} and dtype {zoom.dtype}."
         )
     factors = _per_axis(fn, "zoom", zoom, len(shape))
     if not isinstance(factors, np.ndarray):  # pragma: no cover - caught above
@@ -836,7 +836,8 @@ def rotate(
         if reshape:
             raise TypeError(
                 f"{fn}: angle must be concrete with reshape=True (it decides the output's "
-                f"shape); got a traced {_args.describe(angle)}. Pass reshape=False."
+                f"shape); got a traced array of shape {tuple(jnp.shape(angle))} and dtype "
+                f"{jnp.asarray(angle).dtype}. Pass reshape=False."
             )
         a = jnp.deg2rad(jnp.asarray(angle).astype(s.real))
         c, sn = jnp.cos(a), jnp.sin(a)
