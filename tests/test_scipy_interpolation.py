@@ -225,7 +225,9 @@ def test_fir_taps_reach_the_dtype_rounding():
                 assert 2 * np.abs(longer[len(taps) - 1 :]).sum() > eps / 2
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.bool_])
+# bool is left out: scipy stores (npy_bool)t, a C cast to unsigned char that truncates
+# (0.5 -> False) and is undefined past 255; jaxpad stores t != 0.
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32])
 def test_integer_outputs_round_as_scipy(dtype):
     rng = np.random.default_rng(3)
     x = rng.uniform(-300, 300, (9, 8))
