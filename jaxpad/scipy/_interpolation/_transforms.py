@@ -343,7 +343,7 @@ def _static_pass(c, axis: int, idx: np.ndarray, w: np.ndarray, cval):
     wt = np.zeros((p * length, taps))
     wt[:n_out] = w
     wt = wt.reshape(length, p, taps)
-    phases = []
+    phases: list[Any] = []
     for q in range(p):
         acc = None
         for j in range(taps):
@@ -439,6 +439,7 @@ def _separable(s: _Setup, coords: list, out_shape: tuple[int, ...]):
     if nan_any is None:
         return value
     nan_value = jnp.asarray(jnp.nan, value.dtype)
+    assert inf_any is not None
     if s.spec.coordinate == "clamp":
         return jnp.where(nan_any | inf_any, nan_value, value)
     return jnp.where(nan_any, s.cval, jnp.where(inf_any, nan_value, value))
@@ -735,10 +736,10 @@ def _diagonal(s: _Setup, d, off, out_shape, zoom_shift: bool):
             else:  # NI_GeometricTransform's for a diagonal (ndim, ndim) one
                 coords.append(off[axis] + k * d[axis])
         else:
-            k = jnp.arange(n_out, dtype=s.real)
+            kj = jnp.arange(n_out, dtype=s.real)
             da = jnp.asarray(d[axis]).astype(s.real)
             oa = jnp.asarray(off[axis]).astype(s.real)
-            coords.append(k * da + oa)
+            coords.append(kj * da + oa)
     return _separable(s, coords, out_shape)
 
 
@@ -830,7 +831,7 @@ def rotate(
         else:
             out_plane = in_plane
         offset = (in_plane - 1) / 2 - rot @ ((out_plane - 1) / 2)
-        rot_j = rot
+        rot_j: Any = rot
         off_j = offset
     else:
         if reshape:
@@ -840,8 +841,8 @@ def rotate(
                 f"{jnp.asarray(angle).dtype}. Pass reshape=False."
             )
         a = jnp.deg2rad(jnp.asarray(angle).astype(s.real))
-        c, sn = jnp.cos(a), jnp.sin(a)
-        rot_j = jnp.stack([jnp.stack([c, sn]), jnp.stack([-sn, c])])
+        cj, sj = jnp.cos(a), jnp.sin(a)
+        rot_j = jnp.stack([jnp.stack([cj, sj]), jnp.stack([-sj, cj])])
         out_plane = in_plane
         off_j = (in_plane - 1) / 2 - rot_j @ ((out_plane - 1) / 2).astype(s.real)
     out_plane_t = tuple(int(d) for d in out_plane)
