@@ -49,6 +49,12 @@ def _jitted(order, mode, prefilter=True, output=None):
     return jax.jit(f)
 
 
+def _jit(function, **static):
+    """The public function jitted with its static arguments bound: one compile per case
+    (eager dispatch compiles each of the prefilter's and the taps' many ops apart)."""
+    return jax.jit(functools.partial(function, **static))
+
+
 def _shape(rng, ndim, mode, order, reflect_min=_REFLECT_MIN):
     low = reflect_min if mode in ("reflect", "grid-mirror") and order > 1 else 1
     return tuple(int(n) for n in rng.integers(low, low + 9, ndim))
@@ -178,19 +184,19 @@ def test_spline_filter(mode):
     with enable_x64(True):
         for order in range(2, 6):
             np.testing.assert_allclose(
-                ndimage.spline_filter(x, order, mode=mode),
+                _jit(ndimage.spline_filter, order=order, mode=mode)(x),
                 sn.spline_filter(x, order, mode=mode),
                 rtol=0,
                 atol=1e-11,  # coefficients reach 50 at order 5 in 2-D
             )
             for axis in (0, -1):
                 np.testing.assert_allclose(
-                    ndimage.spline_filter1d(x, order, axis=axis, mode=mode),
+                    _jit(ndimage.spline_filter1d, order=order, axis=axis, mode=mode)(x),
                     sn.spline_filter1d(x, order, axis=axis, mode=mode),
                     rtol=0,
                     atol=1e-11,  # coefficients reach 50 at order 5 in 2-D
                 )
-    got = ndimage.spline_filter(x.astype(np.float32), 5, mode=mode)
+    got = _jit(ndimage.spline_filter, order=5, mode=mode)(x.astype(np.float32))
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, sn.spline_filter(x, 5, mode=mode), rtol=0, atol=3e-6 * 7.5**2)
 
@@ -235,7 +241,7 @@ def test_integer_outputs_round_as_scipy(dtype):
     with enable_x64(True):
         for order in (0, 1, 3):
             want = sn.map_coordinates(x, c, order=order, mode="mirror", output=dtype)
-            got = ndimage.map_coordinates(x, c, order=order, mode="mirror", output=dtype)
+            got = _jit(ndimage.map_coordinates, order=order, mode="mirror", output=dtype)(x, c)
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(got, want)
     # halves round away from zero, past the range saturate
@@ -253,13 +259,13 @@ def test_integer_input_and_complex():
     with enable_x64(True):
         for mode in ("nearest", "wrap"):
             want = sn.map_coordinates(xi, c, order=3, mode=mode)
-            got = ndimage.map_coordinates(xi, c, order=3, mode=mode)
+            got = _jit(ndimage.map_coordinates, order=3, mode=mode)(xi, c)
             assert got.dtype == np.uint8
             np.testing.assert_array_equal(got, want)
         xc = rng.standard_normal((13, 14)) + 1j * rng.standard_normal((13, 14))
         for mode in ("constant", "grid-constant", "grid-wrap"):
             want = sn.map_coordinates(xc, c, order=3, mode=mode, cval=0.5 - 2j)
-            got = ndimage.map_coordinates(xc, c, order=3, mode=mode, cval=0.5 - 2j)
+            got = _jit(ndimage.map_coordinates, order=3, mode=mode, cval=0.5 - 2j)(xc, c)
             assert got.dtype == np.complex128
             np.testing.assert_allclose(got, want, atol=1e-12)
     got = ndimage.map_coordinates(
@@ -277,7 +283,7 @@ def test_prefilter_false_reads_the_coefficients():
     with enable_x64(True):
         for mode in ("nearest", "grid-constant", "mirror", "wrap"):
             want = sn.map_coordinates(x, c, order=3, mode=mode, prefilter=False, cval=2.0)
-            got = ndimage.map_coordinates(x, c, order=3, mode=mode, prefilter=False, cval=2.0)
+            got = _jit(ndimage.map_coordinates, order=3, mode=mode, prefilter=False, cval=2.0)(x, c)
             np.testing.assert_allclose(got, want, atol=1e-12)
 
 
@@ -306,13 +312,23 @@ def test_eager_jit_vmap_agree():
 def test_check_grads_order_2(mode, order):
     rng = np.random.default_rng([order, MODES.index(mode)])
     with enable_x64(True):
-        x = jnp.asarray(rng.standard_normal((5, 6)))
+        # 2-D at order 3 (the tensor product's cross derivatives), lines at orders 4-5
+        # (the modes act axis by axis; 36 taps' order-2 programs took 15 s a case)
+        shape = (4, 5) if order == 3 else (6,)
+        x = jnp.asarray(rng.standard_normal(shape))
         # away from the kinks of the mode (the edges of constant, wrap's jump, the
         # folds of the mirrors): inside the grid, off the sample points
-        c = jnp.asarray(rng.uniform(0.2, 3.8, (2, 7)) + 0.013)
+        c = jnp.asarray(rng.uniform(0.2, 2.8, (len(shape), 5)) + 0.013)
         cval = jnp.asarray(0.4)
-        f = functools.partial(ndimage.map_coordinates, order=order, mode=mode)
-        check_grads(lambda x, c, v: f(x, c, cval=v), (x, c, cval), order=2, modes=("fwd", "rev"))
+        # On the coefficients (prefilter=False): the order-2 programs through the
+        # float64 prefilter (up to 46 taps a side) took a minute each to compile; the
+        # prefilter is linear in x, and its derivative is the adjoint test's below.
+        f = jax.jit(
+            lambda x, c, v: ndimage.map_coordinates(
+                x, c, order=order, mode=mode, cval=v, prefilter=False
+            )
+        )
+        check_grads(f, (x, c, cval), order=2, modes=("fwd", "rev"))
 
 
 @pytest.mark.parametrize("order", [1, 2])
@@ -321,7 +337,7 @@ def test_check_grads_low_orders(order):
     with enable_x64(True):
         x = jnp.asarray(rng.standard_normal((5, 6)))
         c = jnp.asarray(rng.uniform(0.2, 3.8, (2, 7)) + 0.013)
-        f = functools.partial(ndimage.map_coordinates, order=order, mode="mirror")
+        f = _jit(ndimage.map_coordinates, order=order, mode="mirror")
         check_grads(f, (x, c), order=1, modes=("fwd", "rev"), eps=1e-4)
 
 
@@ -333,8 +349,8 @@ def test_coordinate_gradient_beyond_the_edge(mode):
     with enable_x64(True):
         x = jnp.asarray(rng.standard_normal(14))
         pts = np.array([-7.3, -2.61, -0.77, 3.3, 12.21, 13.6, 15.7, 30.1])
-        f = functools.partial(ndimage.map_coordinates, order=3, mode=mode, cval=0.3)
-        g = jax.vmap(jax.grad(lambda p: f(x, p[None, None])[0]))(jnp.asarray(pts))
+        f = _jit(ndimage.map_coordinates, order=3, mode=mode, cval=0.3)
+        g = jax.jit(jax.vmap(jax.grad(lambda p: f(x, p[None, None])[0])))(jnp.asarray(pts))
         h = 1e-6
         fd = (f(x, (pts + h)[None]) - f(x, (pts - h)[None])) / (2 * h)
         np.testing.assert_allclose(g, fd, atol=1e-6)
@@ -347,7 +363,7 @@ def test_jacfwd_and_input_gradient_is_the_adjoint():
         x = jnp.asarray(rng.standard_normal((6, 5)))
         c = jnp.asarray(rng.uniform(-3, 9, (2, 4)))
         f = functools.partial(ndimage.map_coordinates, order=5, mode="grid-wrap")
-        jac = jax.jacfwd(f)(x, c).reshape(4, -1)
+        jac = jax.jit(jax.jacfwd(f))(x, c).reshape(4, -1)
         eye = np.eye(30).reshape(30, 6, 5)
         cols = np.stack(
             [sn.map_coordinates(e, np.asarray(c), order=5, mode="grid-wrap") for e in eye], 1
@@ -355,7 +371,7 @@ def test_jacfwd_and_input_gradient_is_the_adjoint():
         np.testing.assert_allclose(jac, cols, atol=1e-12)
         vjp = jax.vjp(lambda x: f(x, c), x)[1](jnp.ones(4))[0]
         np.testing.assert_allclose(vjp.ravel(), cols.sum(0), atol=1e-12)
-        jc = jax.jacfwd(f, argnums=1)(x, c)
+        jc = jax.jit(jax.jacfwd(f, argnums=1))(x, c)
         assert jc.shape == (4, 2, 4)
 
 
