@@ -1375,6 +1375,189 @@ ROWS = [
         "accepted",
         "[[[[0.0, 3.0]]]]",
     ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "coordinates whose leading size is not the input's rank",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones((3, 4)), jnp.zeros((3, 5)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: coordinates must have shape (input.ndim, ...) "
+        "= (2, ...), one row per axis of input and at least one point axis; got shape (3, 5).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2)), order=6)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: order must be from 0 to 5; got 6.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2)), mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: mode must be one of 'constant', "
+        "'grid-constant', 'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', "
+        "'grid-wrap'; got 'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "integer coordinates",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2), int))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.map_coordinates: coordinates must be a floating array (scipy's "
+        "truncating integer coordinates are not differentiable); got dtype int32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "nan, inf and 1e30 coordinates (constant: cval; mirror: nan gives cval as scipy's, "
+        "inf nan, 1e30 its remainder)",
+        "[jaxpad.scipy.ndimage.map_coordinates(jnp.arange(4.0), jnp.array([[jnp.nan, "
+        'jnp.inf, 1e30]]), order=1, mode=m, cval=-1.0).tolist() for m in ("constant", '
+        '"mirror")]',
+        "accepted",
+        "[[-1.0, -1.0, -1.0], [-1.0, nan, 0.0]]",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.spline_filter1d",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.spline_filter1d(jnp.ones(4), order=-1)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.spline_filter1d: order must be from 0 to 5; got -1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.spline_filter",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.spline_filter(jnp.ones((3, 3)), mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.spline_filter: mode must be one of 'constant', "
+        "'grid-constant', 'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', "
+        "'grid-wrap'; got 'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.shift",
+        "a shift with one value per axis missing",
+        "jaxpad.scipy.ndimage.shift(jnp.ones((3, 4)), [1.0, 2.0, 3.0])",
+        "ValueError",
+        "jaxpad.scipy.ndimage.shift: shift must be a number or have one value per "
+        "axis (2); got [1.0, 2.0, 3.0].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.shift",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.shift(jnp.ones(4), 1.0, order=6)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.shift: order must be from 0 to 5; got 6.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.zoom",
+        "a zoom that makes an empty axis",
+        "jaxpad.scipy.ndimage.zoom(jnp.ones((3, 4)), (0.1, 1.0))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.zoom: zoom (0.1, 1.0) makes an empty axis: input shape "
+        "(3, 4) gives output shape (0, 4).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.zoom",
+        "a traced zoom (it decides the output's shape)",
+        "jax.jit(lambda z: jaxpad.scipy.ndimage.zoom(jnp.ones(4), z))(2.0)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.zoom: zoom must be concrete (it decides the output's "
+        "shape); got a traced array of shape () and dtype float32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.zoom",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.zoom(jnp.ones(4), 2.0, mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.zoom: mode must be one of 'constant', 'grid-constant', "
+        "'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', 'grid-wrap'; got "
+        "'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "a matrix of the wrong shape",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.ones((3, 2)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: matrix must have shape (ndim,), "
+        "(ndim, ndim), (ndim, ndim + 1) or (ndim + 1, ndim + 1) for an input of ndim "
+        "= 2 axes; got shape (3, 2).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "a homogeneous matrix whose bottom row is not [0, 0, 1]",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.ones((3, 3)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: matrix of shape (3, 3) is "
+        "homogeneous and its bottom row must be [0.0, 0.0, 1.0]; got [1.0, 1.0, "
+        "1.0].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "an offset of the wrong length",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.eye(2), "
+        "offset=[1.0, 2.0, 3.0])",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: offset must be a number or have one "
+        "value per axis (2); got [1.0, 2.0, 3.0].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "an output_shape with an empty axis",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.eye(2), output_shape=(0, 4))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: output_shape must have no empty or "
+        "negative axis; got (0, 4).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "an output array",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones(4), np.ones(1), output=np.zeros(4))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.affine_transform: output must be None or a dtype: JAX "
+        "arrays are immutable, so an output array cannot be written in place (use "
+        "the returned array, or pass its dtype); got ndarray of shape (4,) and dtype "
+        "float64.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rotate",
+        "a one-axis input",
+        "jaxpad.scipy.ndimage.rotate(jnp.ones(4), 30.0)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.rotate: input must have at least two axes; got shape (4,).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rotate",
+        "axes naming one axis twice",
+        "jaxpad.scipy.ndimage.rotate(jnp.ones((3, 4)), 30.0, axes=(1, 1))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.rotate: axes must name two different axes of an input "
+        "of 2 axes; got (1, 1).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rotate",
+        "a traced angle with reshape=True",
+        "jax.jit(lambda a: jaxpad.scipy.ndimage.rotate(jnp.ones((3, 4)), a))(30.0)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.rotate: angle must be concrete with reshape=True (it "
+        "decides the output's shape); got a traced array of shape () and dtype "
+        "float32. Pass reshape=False.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.geometric_transform",
+        "a mapping returning the wrong number of coordinates",
+        "jaxpad.scipy.ndimage.geometric_transform(jnp.ones((3, 4)), lambda o: (o[0],))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.geometric_transform: mapping must return 2 scalar "
+        "coordinates (one per axis of input) for each output point; got 1 of shapes "
+        "[()].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.geometric_transform",
+        "a mapping that is not callable",
+        "jaxpad.scipy.ndimage.geometric_transform(jnp.ones(4), (1.0,))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.geometric_transform: mapping must be a callable; got (1.0,).",
+    ),
 ]
 
 
