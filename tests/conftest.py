@@ -96,8 +96,8 @@ def pytest_addoption(parser):
 # XLA:CPU compiling small programs (65% of tests/test_numpy_pad.py's, some 530
 # programs), whose machine code's speed does not matter here, while the optimized HLO
 # programs the tests read are the same. It took 0.75-0.85 of the CPU seconds in
-# interleaved runs of test files, a quarter off the whole default run (README, "the
-# test suite"). --all (CI) keeps XLA's defaults, so CI still tests the configuration
+# interleaved runs of test files, a quarter off the whole default run (docs/development.md,
+# "The test suite"). --all (CI) keeps XLA's defaults, so CI still tests the configuration
 # users run. A flag already in XLA_FLAGS wins.
 _DEFAULT_RUN_XLA_FLAGS = {
     "--xla_backend_optimization_level": "0",
@@ -265,7 +265,7 @@ def _named_on_the_command_line(config, item):
 # The default run samples every parametrized test function of at least this many
 # cases to this share (at least one case per value of each parameter), unless a
 # ``subsample`` marker says otherwise: with it the default run took 5-6 minutes on 2
-# cores, without it 15 (README, "the test suite").
+# cores, without it 15 (docs/development.md, "The test suite").
 _MIN_SAMPLED_GRID = 4
 _DEFAULT_KEEP = 0.2
 # A parameter with at most this many values (each shared by several cases) names a
