@@ -79,7 +79,7 @@ def _range(x):
     return float(np.ptp(x)) or 1.0
 
 
-@pytest.mark.subsample(0.15)
+@pytest.mark.subsample(0.1, all_keep=0.1)
 @pytest.mark.parametrize("ndim", [1, 2, 3])
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
@@ -99,7 +99,7 @@ def test_map_coordinates_float32(mode, order, ndim):
     np.testing.assert_allclose(got, want, rtol=0, atol=tol)
 
 
-@pytest.mark.subsample(0.15)
+@pytest.mark.subsample(0.1, all_keep=0.1)
 @pytest.mark.parametrize("ndim", [1, 2, 3])
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
@@ -306,7 +306,7 @@ def test_eager_jit_vmap_agree():
 # -- derivatives --------------------------------------------------------------------
 
 
-@pytest.mark.subsample(0.3)
+@pytest.mark.subsample(0.1, all_keep=0.1)
 @pytest.mark.parametrize("order", [3, 4, 5])
 @pytest.mark.parametrize("mode", MODES)
 def test_check_grads_order_2(mode, order):

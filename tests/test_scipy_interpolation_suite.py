@@ -75,7 +75,7 @@ from tests.compat import enable_x64
 
 # The default run keeps a quarter of each test's cases (every value of every
 # parameter at least once; tests/conftest.py); `pytest --all` runs them all.
-pytestmark = pytest.mark.subsample(0.25)
+pytestmark = pytest.mark.subsample(0.1, all_keep=0.1)
 
 types = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
          "float32", "float64"]
