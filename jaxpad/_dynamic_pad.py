@@ -27,7 +27,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _lowering, _sides
+from jaxpad import _args, _checks, _lowering
 from jaxpad._compat import InconclusiveDimensionOperation, zero_tangent
 from jaxpad._index_maps import reduced_pad
 from jaxpad._lowering import (
@@ -40,7 +40,7 @@ from jaxpad._lowering import (
     plan_dynamic_fold,
     register_lowering,
 )
-from jaxpad._pad import pad
+from jaxpad._pad import padded
 from jaxpad._sharded_pad import (
     check_long_split_axes,
     partitioned_dynamic_fold_lowering,
@@ -114,14 +114,34 @@ def dynamic_pad(
              [5, 6, 4]], dtype=int32)
     """
     x = jnp.asarray(x)
+    x, args = _describe(x, pads_begin, shape, mode, pad_value, max_pad)
+    if args.per_side:
+        return _sided(x, args)
+    x, value, pads = match_varying(x, args.value, args.pads)
+    value = request_devices(x, value)
+    return dynamic_pad_p.bind(
+        x,
+        value,
+        pads,
+        shape=args.shape,
+        mode=args.mode,
+        static_pads=args.static_pads,
+        max_pad=args.max_pad,
+    )
+
+
+def _describe(x: jax.Array, pads_begin, shape, mode, pad_value, max_pad):
+    """``dynamic_pad``'s arguments checked once, in one pass, into an
+    ``_args.DynamicPadArgs``; returned with ``x``, whose static pads on axes too long
+    for int32 indices are already padded (``_long_static_axes_first``)."""
     ndim = x.ndim
-    mode = _sides.parse_modes(_FN, mode, ndim)
-    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
+    mode = _args.parse_modes(_FN, mode, ndim)
+    # Told apart below (_args.split_faces): a scalar, an array or pairs per axis.
     value: Any = pad_value
     shape = _checks.static_int_tuple(_FN, "shape", shape, allow_symbolic=True)
     _checks.check_length(_FN, "shape", shape, ndim)
     _checks.check_non_negative(_FN, "shape", shape)
-    if _sides.has_faces(value, ndim) or not _sides.is_one_mode_pad(mode, value):
+    if _args.has_faces(value, ndim) or not _args.is_one_mode_pad(mode, value):
         # Static pads past int32 take the traced path's composition too (``_sided``).
         in_graph = [
             traced or (static is not None and abs(static) > _INT32_MAX)
@@ -130,7 +150,7 @@ def dynamic_pad(
             )
         ]
         _check_long_axes(x.shape, shape, in_graph)
-        return _sided(x, pads_begin, shape, mode, value, max_pad)
+        return x, _sided_args(x, pads_begin, shape, mode, value, max_pad)
     if wants_devices(x):
         traced = _traced_entries(pads_begin, ndim)
         static = [None] * ndim if any(traced) else _checks.static_entries(pads_begin, ndim)
@@ -138,19 +158,19 @@ def dynamic_pad(
     x, pads_begin = _long_static_axes_first(x, pads_begin, shape, mode, value)
     _check_long_axes(x.shape, shape, _traced_entries(pads_begin, ndim))
     raw_pads = pads_begin
-    pads_begin, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
+    pads, static_pads = _pads_operand(pads_begin, x.shape, shape, mode)
     max_pad = _checks.check_max_pad(_FN, max_pad, raw_pads, ndim)
     value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
-    x, value, pads_begin = match_varying(x, value, pads_begin)
-    value = request_devices(x, value)
-    return dynamic_pad_p.bind(
-        x,
-        value,
-        pads_begin,
+    return x, _args.DynamicPadArgs(
+        in_shape=tuple(x.shape),
         shape=shape,
         mode=mode,
+        per_side=False,
         static_pads=static_pads,
         max_pad=max_pad,
+        fn_name=_FN,
+        pads=pads,
+        value=value,
     )
 
 
@@ -211,17 +231,15 @@ def _long_static_axes_first(
         begins[axis] = reduced_pad(mode, n, size, int(entries[axis]))
         ends[axis] = size - n - begins[axis]
         entries[axis] = 0
-    return pad(x, begins, ends, mode, pad_value), entries
+    return padded(x, _args.derived(_FN, x, begins, ends, mode, pad_value)), entries
 
 
-def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
-    """Per-side modes, odd modes, or per-side values: static pads take the static
-    primitive; traced ones the composition of ``_lowering.dynamic_sided_pad``."""
-    given = pad_value
-    pad_value, faces = _sides.split_faces(_FN, pad_value, mode, x.shape, x.dtype)
-    values = _sides.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
-    mode = _sides.PadMode(mode, x.ndim).sides
-    _sides.check_dtype(_FN, mode, x.dtype)
+def _sided_args(x, pads_begin, shape, mode, pad_value, max_pad) -> _args.DynamicPadArgs:
+    """The checks of per-side modes, odd modes, or per-side values (``_sided``)."""
+    pad_value, faces = _args.split_faces(_FN, pad_value, mode, x.shape, x.dtype)
+    values = _args.values_operand(_FN, pad_value, mode, x.ndim, x.dtype)
+    mode = _args.PadMode(mode, x.ndim).sides
+    _args.check_dtype(_FN, mode, x.dtype)
     for axis, n in enumerate(x.shape):
         if not (_checks.is_static(n) and _checks.is_static(shape[axis])):
             raise ValueError(
@@ -233,7 +251,8 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
     # Static pads past the bound are refused here, as on the primitive's path.
     max_pad = _checks.check_max_pad(_FN, max_pad, pads_begin, x.ndim)
     if isinstance(pads_begin, (np.ndarray, jax.Array, np.generic)):
-        entries = [pads_begin[axis] for axis in range(x.ndim)]
+        array: Any = pads_begin  # 1-D here (_pads_operand checked it)
+        entries = [array[axis] for axis in range(x.ndim)]
         if not isinstance(pads_begin, jax.core.Tracer):
             entries = [int(entry) for entry in np.asarray(pads_begin)]
     else:
@@ -241,20 +260,43 @@ def _sided(x, pads_begin, shape, mode, pad_value, max_pad):
             entry if isinstance(entry, jax.core.Tracer) else operator.index(entry)
             for entry in pads_begin
         ]
+    static = all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries)
+    if not static and any(bound is not None for bound in max_pad):
+        raise ValueError(
+            f"{_FN}: max_pad plans halos for one mode per axis; with traced pads and "
+            f"mode={_args.describe_modes(mode)} it would be ignored. Pass the pads as "
+            "Python ints, or leave max_pad out."
+        )
+    return _args.DynamicPadArgs(
+        in_shape=tuple(x.shape),
+        shape=shape,
+        mode=mode,
+        per_side=True,
+        static_pads=tuple(entry if isinstance(entry, int) else None for entry in entries),
+        max_pad=max_pad,
+        faces=tuple(sorted(faces)),
+        fn_name=_FN,
+        pads=tuple(entries),
+        value=values,
+        face_values=faces or None,
+    )
+
+
+def _sided(x, args: _args.DynamicPadArgs):
+    """Per-side modes, odd modes, or per-side values: static pads take the static
+    primitive; traced ones the composition of ``_lowering.dynamic_sided_pad``."""
+    entries, shape, mode = list(args.pads), args.shape, args.sides
     # Static pads take the static primitive, and its fold. Beyond int32 they take the
     # composition, which reduces them (the ends would leave int64 at the extremes).
     if all(isinstance(entry, int) and abs(entry) <= _INT32_MAX for entry in entries):
         ends = [size - n - entry for n, size, entry in zip(x.shape, shape, entries)]
-        return pad(x, entries, ends, mode, given if faces else values)
-    if any(bound is not None for bound in max_pad):
-        raise ValueError(
-            f"{_FN}: max_pad plans halos for one mode per axis; with traced pads and "
-            f"mode={_sides.describe_modes(mode)} it would be ignored. Pass the pads as "
-            "Python ints, or leave max_pad out."
-        )
-    out = _lowering.dynamic_sided_pad(x, entries, shape, mode, values)
-    if faces:
-        out = _lowering.add_dynamic_faces(out, faces, mode, x.shape, entries, shape)
+        if args.face_values:
+            faces = args.face_values
+            return padded(x, _args.derived_sides(_FN, x, entries, ends, mode, args.value, faces))
+        return padded(x, _args.derived(_FN, x, entries, ends, mode, args.value))
+    out = _lowering.dynamic_sided_pad(x, entries, shape, mode, args.value)
+    if args.face_values:
+        out = _lowering.add_dynamic_faces(out, args.face_values, mode, x.shape, entries, shape)
     return out
 
 

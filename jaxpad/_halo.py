@@ -20,9 +20,10 @@ import jax.numpy as jnp
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _lowering, _sides
+from jaxpad import _args, _lowering
+from jaxpad._args import PadArgs
 from jaxpad._index_maps import ARITHMETIC_MODES, base_mode
-from jaxpad._pad import pad
+from jaxpad._pad import padded
 from jaxpad._typing import IntSequence, Modes, PadValue
 
 _FN = "jaxpad.halo_pad"
@@ -94,25 +95,23 @@ def halo_pad(
              [5., 6., 7., 0.]], dtype=float32)
     """
     x = jnp.asarray(x)
-    mode = _sides.parse_modes(_FN, mode, x.ndim)
-    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
-    value: Any = pad_value
-    halo_begin = _halo_widths("halo_begin", halo_begin, x.ndim)
-    halo_end = _halo_widths("halo_end", halo_end, x.ndim)
-    names = _check_axis_names(axis_names, x.ndim)
-    value, faces = _sides.split_faces(_FN, value, mode, x.shape, x.dtype)
-    if faces:
-        out = halo_pad(x, halo_begin, halo_end, mode, value, axis_names=axis_names)
-        pairs = _sides.PadMode(mode, x.ndim).sides
-        return _add_faces(out, faces, pairs, x.shape, halo_begin, halo_end, axis_names, names)
-    # Validates value before anything is traced.
-    if _sides.is_one_mode_pad(mode, value):
-        _checks.pad_value_operand(_FN, value, mode, x.dtype)
-    else:
-        value = _sides.values_operand(_FN, value, mode, x.ndim, x.dtype)
-        mode = _sides.PadMode(mode, x.ndim).sides
-        _sides.check_dtype(_FN, mode, x.dtype)
-    pairs = _sides.PadMode(mode, x.ndim).sides
+    args = _args.halo_args(_FN, x, halo_begin, halo_end, mode, pad_value, axis_names)
+    return halo_padded(x, args)
+
+
+def halo_padded(x: jax.Array, args: PadArgs) -> jax.Array:
+    """``x`` grown by the halos ``args`` describes (``_args.halo_args`` built it)."""
+    names = args.axis_names
+    assert names is not None  # halo_args names every axis's mesh axes
+    out = _halo_scalars(x, args, names)
+    if not args.face_values:
+        return out
+    return _add_faces(out, args, names)
+
+
+def _halo_scalars(x: jax.Array, args: PadArgs, names) -> jax.Array:
+    halo_begin, halo_end, mode, value = args.pads_begin, args.pads_end, args.mode, args.value
+    pairs = args.sides
     sizes = {axis: _mesh_axis_size(axis, name) for axis, name in enumerate(names) if name}
     for axis, size in sizes.items():
         for arg, widths in (("halo_begin", halo_begin), ("halo_end", halo_end)):
@@ -151,21 +150,23 @@ def halo_pad(
     local_begin = [0 if axis in sizes else b for axis, b in enumerate(halo_begin)]
     local_end = [0 if axis in sizes else e for axis, e in enumerate(halo_end)]
     if any(local_begin) or any(local_end):
-        x = pad(x, local_begin, local_end, mode, value)
+        x = padded(x, _args.derived(args.fn_name, x, local_begin, local_end, mode, value))
     return x
 
 
-def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, names):
+def _add_faces(out, args: PadArgs, names):
     """``out`` plus the face arrays' term (``_lowering.add_faces``) of this block: extended
     and carried by halos of their own, and only on the blocks at the face's edge of the
     domain."""
+    x_shape, halo_begin, halo_end, pairs = args.in_shape, args.pads_begin, args.pads_end, args.sides
+    faces = args.face_values
     ndim = len(x_shape)
     out_shape = tuple(lo + n + hi for lo, n, hi in zip(halo_begin, x_shape, halo_end))
-    padded = [a for a in range(ndim) if halo_begin[a] or halo_end[a]]
+    padded_axes = [a for a in range(ndim) if halo_begin[a] or halo_end[a]]
 
     def halo(y, axis, mode):
         begin, end = _on(axis, halo_begin[axis], ndim), _on(axis, halo_end[axis], ndim)
-        return halo_pad(y, begin, end, mode, axis_names=axis_names)
+        return halo_padded(y, _args.derived_halo(args, y, begin, end, mode))
 
     band, add = _lowering.face_bands(pairs, x_shape, out_shape, halo_begin)
 
@@ -180,7 +181,7 @@ def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, nam
     return _lowering.add_faces(
         out,
         faces,
-        padded,
+        padded_axes,
         lambda y, axis: halo(y, axis, "edge"),
         weigh,
         lambda y, axis: halo(y, axis, pairs),
@@ -191,44 +192,8 @@ def _add_faces(out, faces, pairs, x_shape, halo_begin, halo_end, axis_names, nam
 def _local_pad(x, axis, begin, end, pairs, pad_value) -> jax.Array:
     """``x`` padded along ``axis`` alone, in that axis's modes (negative crops)."""
     mode = tuple(pair if k == axis else ("constant", "constant") for k, pair in enumerate(pairs))
-    return pad(x, _on(axis, begin, x.ndim), _on(axis, end, x.ndim), mode, pad_value)
-
-
-def _halo_widths(arg: str, value, ndim: int) -> tuple[int, ...]:
-    widths = _checks.static_int_tuple(_FN, arg, value)
-    _checks.check_length(_FN, arg, widths, ndim)
-    _checks.check_non_negative(_FN, arg, widths)
-    return widths
-
-
-def _check_axis_names(axis_names, ndim: int) -> tuple[tuple[str, ...] | None, ...]:
-    """One tuple of mesh axis names (or None) per axis of x."""
-    if isinstance(axis_names, (str, bytes)) or not isinstance(axis_names, Sequence):
-        raise TypeError(
-            f"{_FN}: axis_names must be a sequence with one entry per axis of x (a mesh "
-            f"axis name, a tuple of names, or None); got {axis_names!r}."
-        )
-    names: list[tuple[str, ...] | None] = []
-    for axis, entry in enumerate(axis_names):
-        if entry is None:
-            names.append(None)
-            continue
-        entry_names = entry if isinstance(entry, tuple) else (entry,)
-        if not entry_names or not all(isinstance(n, str) for n in entry_names):
-            raise TypeError(
-                f"{_FN}: axis_names[{axis}] must be a mesh axis name (str), a non-empty "
-                f"tuple of names, or None; got {entry!r}."
-            )
-        names.append(entry_names)
-    _checks.check_length(_FN, "axis_names", tuple(axis_names), ndim)
-    used = [n for entry in names if entry for n in entry]
-    repeated = sorted({n for n in used if used.count(n) > 1})
-    if repeated:
-        raise ValueError(
-            f"{_FN}: axis_names names mesh axis {repeated[0]!r} more than once; a mesh "
-            f"axis splits one axis of x. Got axis_names={tuple(axis_names)!r}."
-        )
-    return tuple(names)
+    begins, ends = _on(axis, begin, x.ndim), _on(axis, end, x.ndim)
+    return padded(x, _args.derived(_FN, x, begins, ends, mode, pad_value))
 
 
 def _mesh_axis_size(axis: int, names: tuple[str, ...]) -> int:

@@ -109,7 +109,7 @@ def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> S
     ``2 (x[n - 1] - x[0])``, numpy's cumulative odd reflection. ``dirichlet`` is
     ``2 v - symmetric``: odd about the value ``v`` at the face, at every width.
     ``periods_before`` adds whole periods to each side's count (traced pads reduced
-    to a small equivalent one, ``_sides``).
+    to a small equivalent one, ``_lowering._sided``).
     """
     begin = offsets < 0
     end = offsets >= n

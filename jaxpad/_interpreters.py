@@ -22,11 +22,11 @@ import numpy as np
 from jax import lax
 
 from jaxpad import _jet  # noqa: F401  (the Taylor-mode rules, registered on import)
+from jaxpad._args import describe_modes
 from jaxpad._broadcast import _broadcast_lowering, broadcast_p
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad_p
 from jaxpad._lowering import Target, pad_lowering
 from jaxpad._pad import fold_p, pad_p
-from jaxpad._sides import describe_modes
 
 # The modes whose pad of a sparse array is sparse and computed by sparsify's rules.
 _SPARSE_MODES = ("edge", "reflect", "symmetric", "wrap")

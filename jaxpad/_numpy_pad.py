@@ -23,7 +23,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
-from jaxpad._pad import pad as jaxpad_pad
+from jaxpad._pad import pad_for
 from jaxpad._typing import PadWidth
 
 _FN = "jaxpad.numpy.pad"
@@ -313,7 +313,7 @@ def _axis_pads(ndim: int, axis: int, before: int, after: int):
 
 
 def _pad_all(array, widths, mode):
-    return jaxpad_pad(array, [b for b, _ in widths], [a for _, a in widths], mode)
+    return pad_for(_FN, array, [b for b, _ in widths], [a for _, a in widths], mode)
 
 
 def _value(value, dtype):
@@ -329,14 +329,16 @@ def _pad_constant(array, widths, values):
         np.array_equal(v, flat[0]) for v in flat
     ):
         value = _value(flat[0], array.dtype)
-        return jaxpad_pad(array, *zip(*widths), "constant", value)
+        return pad_for(_FN, array, *zip(*widths), "constant", value)
     values = [[_value(v, array.dtype) for v in pair] for pair in values]
     # Per-side values: later axes' pads cover the corners, as in numpy.
     for axis, ((before, after), (value_before, value_after)) in enumerate(zip(widths, values)):
         if before:
-            array = jaxpad_pad(array, *_axis_pads(ndim, axis, before, 0), "constant", value_before)
+            array = pad_for(
+                _FN, array, *_axis_pads(ndim, axis, before, 0), "constant", value_before
+            )
         if after:
-            array = jaxpad_pad(array, *_axis_pads(ndim, axis, 0, after), "constant", value_after)
+            array = pad_for(_FN, array, *_axis_pads(ndim, axis, 0, after), "constant", value_after)
     return array
 
 
@@ -387,11 +389,11 @@ def _pad_odd(array, widths, mode):
             continue
         if n == 1:
             # numpy extends a singleton axis by its edge in both reflect types.
-            array = jaxpad_pad(array, *_axis_pads(ndim, axis, before, after), mode)
+            array = pad_for(_FN, array, *_axis_pads(ndim, axis, before, after), mode)
             continue
         for left, right in _odd_chunks(n, before, after, mode):
             length = array.shape[axis]
-            even = jaxpad_pad(array, *_axis_pads(ndim, axis, left, right), mode)
+            even = pad_for(_FN, array, *_axis_pads(ndim, axis, left, right), mode)
             first = lax.slice_in_dim(array, 0, 1, axis=axis)
             last = lax.slice_in_dim(array, length - 1, length, axis=axis)
             shape = [1] * ndim

@@ -8,7 +8,6 @@ short registration block at the end. Both lower through ``_lowering``'s planner.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -18,8 +17,8 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, xla
 from jax.typing import ArrayLike
 
-from jaxpad import _checks, _lowering, _sides
-from jaxpad._compat import InconclusiveDimensionOperation
+from jaxpad import _args, _lowering
+from jaxpad._args import PadArgs, PadMode, padded_shape
 from jaxpad._lowering import fold_lowering, pad_lowering, register_lowering
 from jaxpad._sharded_pad import (
     check_long_split_axes,
@@ -29,7 +28,6 @@ from jaxpad._sharded_pad import (
     wants_devices,
 )
 from jaxpad._sharding import in_auto_axes, match_sharding, match_varying, same_axes_sharding
-from jaxpad._sides import PadMode
 from jaxpad._typing import IntSequence, Modes, PadValue
 
 _FN = "jaxpad.pad"
@@ -103,140 +101,91 @@ def pad(
       Array([-1.,  0.,  1.,  2.,  3.,  1.,  2.], dtype=float32)
     """
     x = jnp.asarray(x)
-    ndim = x.ndim
-    mode = _sides.parse_modes(_FN, mode, ndim)
-    # Told apart below (_sides.split_faces): a scalar, an array or pairs per axis.
-    value: Any = pad_value
-    pads_begin = _checks.static_int_tuple(
-        _FN, "pads_begin", pads_begin, traced_hint=_TRACED_PADS_HINT
+    args = _args.pad_args(
+        _FN,
+        x,
+        pads_begin,
+        pads_end,
+        mode,
+        pad_value,
+        interior=interior,
+        crop_first=crop_first,
+        traced_hint=_TRACED_PADS_HINT,
     )
-    pads_end = _checks.static_int_tuple(_FN, "pads_end", pads_end, traced_hint=_TRACED_PADS_HINT)
-    if interior is None:
-        interior = (0,) * ndim
-    else:
-        interior = _checks.static_int_tuple(_FN, "interior", interior)
-    value, faces = _sides.split_faces(_FN, value, mode, x.shape, x.dtype)
-    if faces:
-        if crop_first:
-            raise ValueError(
-                f"{_FN}: crop_first=True takes scalar pad values; value has arrays along "
-                f"the faces {sorted(faces)} (axis, side). Crop x and the face arrays first."
-            )
-        # The scalars through the primitive, the face arrays' term (linear in them) added.
-        out = pad(x, pads_begin, pads_end, mode, value, interior=interior)
-        pairs = PadMode(mode, ndim).sides
-        return _lowering.add_static_faces(out, faces, pairs, x.shape, pads_begin, pads_end, pad)
-    if _sides.is_one_mode_pad(mode, value):
-        value = _checks.pad_value_operand(_FN, value, mode, x.dtype)
-    else:
-        value = _sides.values_operand(_FN, value, mode, ndim, x.dtype)
-        mode = PadMode(mode, ndim).sides  # per-side values with one mode: per side too
-        _sides.check_dtype(_FN, mode, x.dtype)
-        if value is None:
-            value = np.zeros((ndim, 2), x.dtype)
-    if not isinstance(crop_first, (bool, np.bool_)):
-        raise TypeError(f"{_FN}: crop_first must be a bool; got {crop_first!r}.")
-    if crop_first:
-        x, pads_begin, pads_end = _crop_first(x, pads_begin, pads_end, interior)
-    sided = PadMode(mode, ndim).single is None and x.dtype != np.bool_ and not any(interior)
+    return padded(x, args)
+
+
+def pad_for(fn_name: str, x, pads_begin, pads_end, mode="constant", pad_value=None):
+    """``jaxpad.pad`` for another public function that pads (``fn_name``: the one its
+    caller called, which starts the messages): its arguments described once."""
+    x = jnp.asarray(x)
+    return padded(x, _args.pad_args(fn_name, x, pads_begin, pads_end, mode, pad_value))
+
+
+def padded(x: jax.Array, args: PadArgs) -> jax.Array:
+    """``x`` padded as ``args`` describes: the one path below the checks, taken by every
+    public function that pads (``_args.pad_args`` built ``args`` from its arguments)."""
+    if args.crop is not None:
+        x = lax.slice(x, *args.crop)
+    pads_begin, pads_end, value = args.pads_begin, args.pads_end, args.value
     if wants_devices(x):
-        out_shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
-        check_long_split_axes(_FN, x.shape, out_shape, pads_begin)
+        check_long_split_axes(args.fn_name, x.shape, args.out_shape, pads_begin)
+    out = _pad_scalars(x, value, args)
+    if args.face_values:
+        # The face arrays' term (linear in them) added to the pad of the scalars.
+        faces, sides, shape = args.face_values, args.sides, x.shape
+        extend = derived_pad(args.fn_name)
+        return _lowering.add_static_faces(out, faces, sides, shape, pads_begin, pads_end, extend)
+    return out
+
+
+def _pad_scalars(x, value, args: PadArgs) -> jax.Array:
+    pads_begin, pads_end, mode = args.pads_begin, args.pads_end, args.mode
+    sided = PadMode(mode, x.ndim).single is None and x.dtype != np.bool_ and not any(args.interior)
     if sided and wants_devices(x):
         # Sharded: one-mode pads plan their exchange (docs/sharding.md); the signs,
         # edge rows and values are elementwise.
-        def one_mode(y, begins, ends, base):
-            return pad(y, begins, ends, base)
-
         def composed(x, value):
+            one_mode = derived_pad(args.fn_name)
             return _lowering.composed_pad(x, value, pads_begin, pads_end, mode, one_mode)
 
-        out_shape = tuple(n + lo + hi for n, lo, hi in zip(x.shape, pads_begin, pads_end))
-        return in_auto_axes(composed, x, out_shape)(x, value)
+        return in_auto_axes(composed, x, args.out_shape)(x, value)
+    return _bind(x, value, args)
+
+
+def pad_piece(x: jax.Array, pads_begin, pads_end, mode: str) -> jax.Array:
+    """A pad that an op jaxpad builds needs after its public function checked the
+    arguments (a convolution's padded input and strips, a transposed convolution's
+    fold): described by ``_args.derived``, not checked again. Its messages (a split
+    axis too long) start with ``jaxpad.pad``, as when it was a call of that."""
+    begin, end = tuple(map(int, pads_begin)), tuple(map(int, pads_end))
+    return padded(x, _args.derived(_FN, x, begin, end, mode))
+
+
+def derived_pad(fn_name: str):
+    """jaxpad's own pads of a checked pad's pieces (a face array's extension, the
+    one-mode parts of a per-side pad), described by ``_args.derived`` unchecked."""
+
+    def pad_piece(y, pads_begin, pads_end, mode):
+        return padded(y, _args.derived(fn_name, y, pads_begin, pads_end, mode))
+
+    return pad_piece
+
+
+def _bind(x, value, args: PadArgs) -> jax.Array:
     x, value = match_varying(x, value)
     value = request_devices(x, value)
     return pad_p.bind(
-        x, value, pads_begin=pads_begin, pads_end=pads_end, interior=interior, mode=mode
+        x,
+        value,
+        pads_begin=args.pads_begin,
+        pads_end=args.pads_end,
+        interior=args.interior,
+        mode=args.mode,
     )
 
 
-def _crop_first(
-    x: jax.Array, pads_begin, pads_end, interior
-) -> tuple[jax.Array, tuple[int, ...], tuple[int, ...]]:
-    """Crops ``x`` by the negative pads; returns it with the pads that remain."""
-    _checks.check_length(_FN, "pads_begin", pads_begin, x.ndim)
-    _checks.check_length(_FN, "pads_end", pads_end, x.ndim)
-    if any(interior):
-        raise ValueError(
-            f"{_FN}: crop_first=True needs interior of 0 (crop the original or the "
-            f"dilated elements?); got interior={interior}."
-        )
-    starts, limits = [], []
-    for axis, (n, lo, hi) in enumerate(zip(x.shape, pads_begin, pads_end)):
-        crop_lo, crop_hi = max(-lo, 0), max(-hi, 0)
-        if crop_lo + crop_hi > n:
-            raise ValueError(
-                f"{_FN}: crop_first=True crops {crop_lo + crop_hi} elements from axis "
-                f"{axis} of size {n}: pads_begin[{axis}]={lo}, pads_end[{axis}]={hi}."
-            )
-        starts.append(crop_lo)
-        limits.append(n - crop_hi)
-    x = lax.slice(x, starts, limits)
-    return x, tuple(max(lo, 0) for lo in pads_begin), tuple(max(hi, 0) for hi in pads_end)
-
-
 # Shape rule ---------------------------------------------------------------------
-
-
-def padded_shape(fn_name, shape, pads_begin, pads_end, interior, mode):
-    """Validates a pad configuration against ``shape`` and returns the output shape."""
-    ndim = len(shape)
-    _checks.check_length(fn_name, "pads_begin", pads_begin, ndim)
-    _checks.check_length(fn_name, "pads_end", pads_end, ndim)
-    _checks.check_length(fn_name, "interior", interior, ndim)
-    _checks.check_non_negative(fn_name, "interior", interior)
-    if mode != "constant" and any(interior):
-        raise ValueError(
-            f"{fn_name}: interior padding needs mode='constant' and a scalar pad_value; "
-            f"got interior={interior} with mode={_sides.describe_modes(mode)}."
-        )
-    view = PadMode(mode, ndim)
-    if view.single is None:
-        _checks.check_length(fn_name, "mode", mode, ndim)
-    out_shape = []
-    for axis, (n, lo, hi, r) in enumerate(zip(shape, pads_begin, pads_end, interior)):
-        dilated = (n - 1) * (r + 1) + 1 if n else 0
-        size = lo + dilated + hi
-        _checks.check_dim_size(
-            fn_name,
-            axis,
-            size,
-            f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, interior[{axis}]={r}, "
-            f"pads_end[{axis}]={hi}",
-        )
-        try:
-            negative = size < 0
-        except InconclusiveDimensionOperation:
-            raise ValueError(
-                f"{fn_name}: the output size {size} on axis {axis} may be negative for some "
-                f"x.shape[{axis}]={n}: add the constraint '{size} >= 0' to "
-                "jax.export.symbolic_shape, or crop less."
-            ) from None
-        if negative:
-            raise ValueError(
-                f"{fn_name}: the output would have negative size {size} on axis {axis}: "
-                f"pads_begin[{axis}]={lo}, x.shape[{axis}]={n}, pads_end[{axis}]={hi}."
-            )
-        reading = [m for m, pad in zip(view.sides[axis], (lo, hi)) if m != "constant" and pad > 0]
-        if reading and n == 0 and size > 0:
-            shown = repr(mode) if view.single else f"{reading[0]!r} on axis {axis}"
-            raise ValueError(
-                f"{fn_name}: mode={shown} cannot fill axis {axis} of x.shape="
-                f"{tuple(shape)}: it is empty and the output is not (size {size}); "
-                "only mode='constant' can pad an empty axis."
-            )
-        out_shape.append(size)
-    return tuple(out_shape)
 
 
 def _pad_abstract_eval(x, pad_value, *, pads_begin, pads_end, interior, mode):
@@ -249,6 +198,7 @@ def _pad_abstract_eval(x, pad_value, *, pads_begin, pads_end, interior, mode):
         )
     if pad_value.dtype != x.dtype:
         raise TypeError(f"{_FN}: pad_value dtype {pad_value.dtype} differs from x dtype {x.dtype}.")
+    # The primitive's own contract, for a direct bind (``pad_args`` checked a user's).
     shape = padded_shape(_FN, x.shape, pads_begin, pads_end, interior, mode)
     return x.update(shape=shape, dtype=x.dtype, sharding=same_axes_sharding(x, shape))
 

@@ -28,7 +28,7 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._index_maps import MODES
 from jaxpad._lowering import conv as _conv_lowering
-from jaxpad._pad import pad
+from jaxpad._pad import pad_for, pad_piece
 from jaxpad._policy import PaddingPolicy
 from jaxpad._typing import IntOrSequence
 
@@ -155,16 +155,16 @@ def _check_concrete_sizes(fn_name, x, axes, kind):
             )
 
 
-def _pool_input(x, pads, declared, mode, fill):
+def _pool_input(fn, x, pads, declared, mode, fill):
     """``x`` padded for a VALID pool: in ``mode`` over the declared pads, and with
     ``fill`` (which never counts) over any ceil-mode overhang past them."""
     lo = [p for p, _ in pads]
     if mode == "constant":
-        return pad(x, lo, [h for _, h in pads], pad_value=fill)
-    padded = pad(x, lo, [h for _, h in declared], mode)
+        return pad_for(fn, x, lo, [h for _, h in pads], pad_value=fill)
+    padded = pad_for(fn, x, lo, [h for _, h in declared], mode)
     overhang = [h - dh for (_, h), (_, dh) in zip(pads, declared)]
     if any(overhang):
-        padded = pad(padded, [0] * x.ndim, overhang, pad_value=fill)
+        padded = pad_for(fn, padded, [0] * x.ndim, overhang, pad_value=fill)
     return padded
 
 
@@ -229,7 +229,7 @@ def max_pool(
         lowest = np.asarray(-np.inf, x.dtype)
     else:
         lowest = np.asarray(np.iinfo(x.dtype).min, x.dtype)
-    padded = _pool_input(x, pads, declared, mode, lowest)
+    padded = _pool_input(fn, x, pads, declared, mode, lowest)
     return _window_reduce(padded, lowest, lax.max, window, strides, dilation, out_shape)
 
 
@@ -294,7 +294,7 @@ def avg_pool(
         fn, x, window, strides, dilation, policy, "avg_pool"
     )
     zero = np.zeros((), x.dtype)
-    padded = _pool_input(x, pads, declared, mode, zero)
+    padded = _pool_input(fn, x, pads, declared, mode, zero)
     sums = _window_reduce(padded, zero, lax.add, window, strides, dilation, out_shape)
     rule = policy.divisor
     if mode != "constant" and rule == "valid":
@@ -550,7 +550,7 @@ def _full_then_fold(
         lo[axis], hi[axis] = p_lo, p_hi
         shape[axis] -= p_lo + p_hi
     fold = jax.linear_transpose(
-        lambda v: pad(v, lo, hi, mode), jax.ShapeDtypeStruct(tuple(shape), z.dtype)
+        lambda v: pad_piece(v, lo, hi, mode), jax.ShapeDtypeStruct(tuple(shape), z.dtype)
     )
     return fold(z)[0]
 

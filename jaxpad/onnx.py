@@ -312,3 +312,89 @@ if "platform_index" not in PLUGIN_REGISTRY:  # jax2onnx 0.17 has none
         component="platform_index",
         testcases=[],
     )(_PlatformIndexPlugin)
+
+
+# --- jaxpad.nn.grid_sample: one ONNX GridSample node --------------------------------------
+# Opset 20 names the modes linear/cubic and takes N-D inputs; opsets 16-19 name them
+# bilinear/bicubic and take 4-D inputs only. A 5-D sample below opset 20, or any below
+# opset 16, is written as its JAX program (gathers) instead. onnxruntime 1.32 agrees
+# with torch in every mode, padding mode and align_corners of both opsets (cubic: 4-D
+# only, as torch), beyond the edge too (tests/test_grid_sample_onnx.py).
+from jaxpad import _grid_sample  # noqa: E402
+
+_GRID_SAMPLE_MODES = {
+    20: {"bilinear": "linear", "nearest": "nearest", "bicubic": "cubic"},
+    16: {"bilinear": "bilinear", "nearest": "nearest", "bicubic": "bicubic"},
+}
+
+
+def _onnx_transpose(ctx, value, perm, shape, hint):
+    out = ctx.builder.Transpose(value, perm=list(perm), _outputs=[ctx.fresh_name(hint)])
+    if getattr(value, "type", None) is not None:
+        out.type = value.type
+    _stamp_type_and_shape(out, tuple(shape[p] for p in perm))
+    _ensure_value_metadata(ctx, out)
+    return out
+
+
+class _GridSamplePlugin(PrimitiveLeafPlugin):
+    """``jaxpad_grid_sample`` as ONNX ``GridSample`` (channels-last: between two
+    ``Transpose`` nodes), else inlined."""
+
+    def lower(self, ctx, eqn) -> None:
+        params = eqn.params
+        x_var, grid_var = eqn.invars
+        (out_var,) = eqn.outvars
+        rank = len(x_var.aval.shape)
+        opset = getattr(ctx.builder, "opset", 0)
+        if opset < 16 or (rank != 4 and opset < 20):
+            _inline(_grid_sample.grid_sample_p, _grid_sample._grid_sample_impl, ctx, eqn)
+            return
+        names = _GRID_SAMPLE_MODES[20 if opset >= 20 else 16]
+        x = ctx.get_value_for_var(x_var, name_hint=ctx.fresh_name("grid_sample_in"))
+        grid = ctx.get_value_for_var(grid_var, name_hint=ctx.fresh_name("grid_sample_grid"))
+        out_spec = ctx.get_value_for_var(out_var, name_hint=ctx.fresh_name("grid_sample_out"))
+        to_first = (0, rank - 1, *range(1, rank - 1))
+        to_last = (0, *range(2, rank), 1)
+        if params["channels_last"]:
+            x = _onnx_transpose(ctx, x, to_first, x_var.aval.shape, "grid_sample_nchw")
+        name = ctx.fresh_name("grid_sample_out")
+        if not params["channels_last"]:
+            name = getattr(out_spec, "name", None) or name
+            producer = getattr(out_spec, "producer", None)
+            if callable(producer) and producer() is not None:
+                name = ctx.fresh_name("grid_sample_out")
+        result = ctx.builder.GridSample(
+            x,
+            grid,
+            mode=names[params["mode"]],
+            padding_mode=params["padding_mode"],
+            align_corners=int(params["align_corners"]),
+            _outputs=[name],
+        )
+        out_shape = tuple(out_var.aval.shape)
+        if getattr(out_spec, "type", None) is not None:
+            result.type = out_spec.type
+        if params["channels_last"]:
+            _stamp_type_and_shape(result, tuple(out_shape[p] for p in to_first))
+            _ensure_value_metadata(ctx, result)
+            result = _onnx_transpose(
+                ctx, result, to_last, tuple(out_shape[p] for p in to_first), "grid_sample_nhwc"
+            )
+        elif getattr(out_spec, "shape", None) is not None:
+            result.shape = out_spec.shape
+        _ensure_value_metadata(ctx, result)
+        ctx.bind_value_for_var(out_var, result)
+
+
+register_primitive(
+    jaxpr_primitive=_grid_sample.grid_sample_p.name,
+    jax_doc="docs/interpolation.md",
+    onnx=[
+        {"component": "GridSample", "doc": "https://onnx.ai/onnx/operators/onnx__GridSample.html"}
+    ],
+    since="jaxpad 0.1.0",
+    context="primitives.jaxpad",
+    component=_grid_sample.grid_sample_p.name,
+    testcases=[],
+)(_GridSamplePlugin)

@@ -1241,6 +1241,323 @@ ROWS = [
         "jaxpad.scipy.ndimage.gaussian_filter1d: a traced sigma must be a floating scalar; got a "
         "traced array of shape (2,) and dtype float32.",
     ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "a 3-D input",
+        "nn.grid_sample(jnp.ones((1, 2, 3)), jnp.zeros((1, 2, 1)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: input must be 4-D (N, C, H, W) or 5-D (N, C, D, H, W); got an "
+        "array of shape (1, 2, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "grid of another rank",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 2)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: grid must have input's rank (4); got an array of shape (1, 3, 2) "
+        "and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "grid's last axis not 2 for a 4-D input",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 3)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: grid's last axis must have size 2 (one coordinate per spatial "
+        "axis of a 4-D input); got an array of shape (1, 3, 3, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "batch sizes differ",
+        "nn.grid_sample(jnp.ones((2, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: grid and input must have the same batch size; got "
+        "grid.shape[0]=1 and input.shape[0]=2.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "unknown mode",
+        'nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)), "linear")',
+        "ValueError",
+        "jaxpad.nn.grid_sample: mode must be one of 'bilinear', 'nearest', 'bicubic'; got "
+        "'linear'.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "unknown padding_mode",
+        'nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)), padding_mode="reflect")',
+        "ValueError",
+        "jaxpad.nn.grid_sample: padding_mode must be one of 'zeros', 'border', 'reflection'; got "
+        "'reflect'.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "bicubic on a 5-D input",
+        'nn.grid_sample(jnp.ones((1, 1, 2, 2, 2)), jnp.zeros((1, 1, 1, 1, 3)), "bicubic")',
+        "ValueError",
+        "jaxpad.nn.grid_sample: mode='bicubic' takes a 4-D input only (as torch); got a 5-D "
+        "input of shape (1, 1, 2, 2, 2).",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "an integer grid",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2), int))",
+        "TypeError",
+        "jaxpad.nn.grid_sample: grid must have a floating dtype; got an array of shape (1, 3, 3, "
+        "2) and dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "an integer input",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2), int), jnp.zeros((1, 3, 3, 2)))",
+        "TypeError",
+        "jaxpad.nn.grid_sample: input must have a floating dtype; got an array of shape (1, 1, "
+        "2, 2) and dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "an empty spatial axis",
+        "nn.grid_sample(jnp.ones((1, 1, 0, 2)), jnp.zeros((1, 3, 3, 2)))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: input's spatial axes must not be empty; got an array of shape "
+        "(1, 1, 0, 2) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "align_corners not a bool",
+        "nn.grid_sample(jnp.ones((1, 1, 2, 2)), jnp.zeros((1, 3, 3, 2)), align_corners=1)",
+        "TypeError",
+        "jaxpad.nn.grid_sample: align_corners must be a bool; got 1.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "theta of the wrong shape",
+        "nn.affine_grid(jnp.zeros((1, 3, 3)), (1, 1, 4, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: theta must have shape (N, 2, 3) = (1, 2, 3) for size=(1, 1, 4, "
+        "4); got an array of shape (1, 3, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "theta's batch differs from size's",
+        "nn.affine_grid(jnp.zeros((2, 2, 3)), (1, 1, 4, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: theta must have shape (N, 2, 3) = (1, 2, 3) for size=(1, 1, 4, "
+        "4); got an array of shape (2, 2, 3) and dtype float32.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "size of 3 entries",
+        "nn.affine_grid(jnp.zeros((1, 2, 3)), (1, 4, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: size must have 4 entries (N, C, H, W) or 5 (N, C, D, H, W); got "
+        "(1, 4, 4).",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "an integer theta",
+        "nn.affine_grid(jnp.zeros((1, 2, 3), int), (1, 1, 4, 4))",
+        "TypeError",
+        "jaxpad.nn.affine_grid: theta must have a floating dtype; got an array of shape (1, 2, "
+        "3) and dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.affine_grid",
+        "an empty axis in size",
+        "nn.affine_grid(jnp.zeros((1, 2, 3)), (1, 1, 0, 4))",
+        "ValueError",
+        "jaxpad.nn.affine_grid: size must be positive; got (1, 1, 0, 4).",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
+        "coordinates far outside, reflection (accepted)",
+        "nn.grid_sample(jnp.arange(4.0).reshape(1, 1, 1, 4), jnp.array([[[[1e30, 0.0], [-7.25, "
+        '0.0]]]]), padding_mode="reflection")',
+        "accepted",
+        "[[[[0.0, 3.0]]]]",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "coordinates whose leading size is not the input's rank",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones((3, 4)), jnp.zeros((3, 5)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: coordinates must have shape (input.ndim, ...) "
+        "= (2, ...), one row per axis of input and at least one point axis; got shape (3, 5).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2)), order=6)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: order must be from 0 to 5; got 6.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2)), mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: mode must be one of 'constant', "
+        "'grid-constant', 'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', "
+        "'grid-wrap'; got 'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "integer coordinates",
+        "jaxpad.scipy.ndimage.map_coordinates(jnp.ones(4), jnp.zeros((1, 2), int))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.map_coordinates: coordinates must be a floating array (scipy's "
+        "truncating integer coordinates are not differentiable); got dtype int32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "nan, inf and 1e30 coordinates (constant: cval; mirror: nan gives cval as scipy's, "
+        "inf nan, 1e30 its remainder)",
+        "[jaxpad.scipy.ndimage.map_coordinates(jnp.arange(4.0), jnp.array([[jnp.nan, "
+        'jnp.inf, 1e30]]), order=1, mode=m, cval=-1.0).tolist() for m in ("constant", '
+        '"mirror")]',
+        "accepted",
+        "[[-1.0, -1.0, -1.0], [-1.0, nan, 0.0]]",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.spline_filter1d",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.spline_filter1d(jnp.ones(4), order=-1)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.spline_filter1d: order must be from 0 to 5; got -1.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.spline_filter",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.spline_filter(jnp.ones((3, 3)), mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.spline_filter: mode must be one of 'constant', "
+        "'grid-constant', 'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', "
+        "'grid-wrap'; got 'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.shift",
+        "a shift with one value per axis missing",
+        "jaxpad.scipy.ndimage.shift(jnp.ones((3, 4)), [1.0, 2.0, 3.0])",
+        "ValueError",
+        "jaxpad.scipy.ndimage.shift: shift must be a number or have one value per "
+        "axis (2); got [1.0, 2.0, 3.0].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.shift",
+        "an order outside 0-5",
+        "jaxpad.scipy.ndimage.shift(jnp.ones(4), 1.0, order=6)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.shift: order must be from 0 to 5; got 6.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.zoom",
+        "a zoom that makes an empty axis",
+        "jaxpad.scipy.ndimage.zoom(jnp.ones((3, 4)), (0.1, 1.0))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.zoom: zoom (0.1, 1.0) makes an empty axis: input shape "
+        "(3, 4) gives output shape (0, 4).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.zoom",
+        "a traced zoom (it decides the output's shape)",
+        "jax.jit(lambda z: jaxpad.scipy.ndimage.zoom(jnp.ones(4), z))(2.0)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.zoom: zoom must be concrete (it decides the output's "
+        "shape); got a traced array of shape () and dtype float32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.zoom",
+        "an unknown mode",
+        'jaxpad.scipy.ndimage.zoom(jnp.ones(4), 2.0, mode="symmetric")',
+        "ValueError",
+        "jaxpad.scipy.ndimage.zoom: mode must be one of 'constant', 'grid-constant', "
+        "'nearest', 'mirror', 'reflect', 'grid-mirror', 'wrap', 'grid-wrap'; got "
+        "'symmetric'.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "a matrix of the wrong shape",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.ones((3, 2)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: matrix must have shape (ndim,), "
+        "(ndim, ndim), (ndim, ndim + 1) or (ndim + 1, ndim + 1) for an input of ndim "
+        "= 2 axes; got shape (3, 2).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "a homogeneous matrix whose bottom row is not [0, 0, 1]",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.ones((3, 3)))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: matrix of shape (3, 3) is "
+        "homogeneous and its bottom row must be [0.0, 0.0, 1.0]; got [1.0, 1.0, "
+        "1.0].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "an offset of the wrong length",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.eye(2), "
+        "offset=[1.0, 2.0, 3.0])",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: offset must be a number or have one "
+        "value per axis (2); got [1.0, 2.0, 3.0].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "an output_shape with an empty axis",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones((3, 4)), np.eye(2), output_shape=(0, 4))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.affine_transform: output_shape must have no empty or "
+        "negative axis; got (0, 4).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.affine_transform",
+        "an output array",
+        "jaxpad.scipy.ndimage.affine_transform(jnp.ones(4), np.ones(1), output=np.zeros(4))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.affine_transform: output must be None or a dtype: JAX "
+        "arrays are immutable, so an output array cannot be written in place (use "
+        "the returned array, or pass its dtype); got ndarray of shape (4,) and dtype "
+        "float64.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rotate",
+        "a one-axis input",
+        "jaxpad.scipy.ndimage.rotate(jnp.ones(4), 30.0)",
+        "ValueError",
+        "jaxpad.scipy.ndimage.rotate: input must have at least two axes; got shape (4,).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rotate",
+        "axes naming one axis twice",
+        "jaxpad.scipy.ndimage.rotate(jnp.ones((3, 4)), 30.0, axes=(1, 1))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.rotate: axes must name two different axes of an input "
+        "of 2 axes; got (1, 1).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.rotate",
+        "a traced angle with reshape=True",
+        "jax.jit(lambda a: jaxpad.scipy.ndimage.rotate(jnp.ones((3, 4)), a))(30.0)",
+        "TypeError",
+        "jaxpad.scipy.ndimage.rotate: angle must be concrete with reshape=True (it "
+        "decides the output's shape); got a traced array of shape () and dtype "
+        "float32. Pass reshape=False.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.geometric_transform",
+        "a mapping returning the wrong number of coordinates",
+        "jaxpad.scipy.ndimage.geometric_transform(jnp.ones((3, 4)), lambda o: (o[0],))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.geometric_transform: mapping must return 2 scalar "
+        "coordinates (one per axis of input) for each output point; got 1 of shapes "
+        "[()].",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.geometric_transform",
+        "a mapping that is not callable",
+        "jaxpad.scipy.ndimage.geometric_transform(jnp.ones(4), (1.0,))",
+        "TypeError",
+        "jaxpad.scipy.ndimage.geometric_transform: mapping must be a callable; got (1.0,).",
+    ),
 ]
 
 

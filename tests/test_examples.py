@@ -82,3 +82,10 @@ def test_heat_flux_recovers_the_flux_amplitude_through_a_face_array():
     assert "solvers agree: True" in stdout
     assert "recovered amplitude 1.99" in stdout or "recovered amplitude 2.00" in stdout
     assert stdout.strip().endswith("ok")
+
+
+def test_register_affine_recovers_the_rotation_and_shift():
+    stdout = run_example("register_affine.py")
+    assert "recovered angle 9.00 deg" in stdout
+    assert "recovered shift (2.50, -1.75)" in stdout
+    assert stdout.strip().endswith("ok")

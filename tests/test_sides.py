@@ -1,5 +1,6 @@
-"""Tests for jaxpad/_sides.py: a mode per axis and per side, the odd and dirichlet
-modes, per-side pad values, in ``jaxpad.pad`` and ``jaxpad.dynamic_pad``.
+"""Tests for per-side modes (parsed by jaxpad/_args.py, padded by _lowering/_sided.py): a
+mode per axis and per side, the odd and dirichlet modes, per-side pad values, in
+``jaxpad.pad`` and ``jaxpad.dynamic_pad``.
 
 The oracle is ``numpy.pad`` applied one axis and one side at a time: numpy's own
 modes, ``reflect_type="odd"`` for the odd ones, and jax-cfd's Dirichlet ghost cell

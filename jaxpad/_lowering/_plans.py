@@ -635,7 +635,7 @@ def active_axes(x_shape, shape, static_pads, num_batch):
 
 def is_sided(mode) -> bool:
     """Whether a pad's ``mode`` parameter is per side (one pair per axis) rather than
-    one of ``MODES`` for every side (``_sides.PadMode``)."""
+    one of ``MODES`` for every side (``_args.PadMode``)."""
     return mode not in MODES
 
 

@@ -23,7 +23,8 @@ This module is the only place the formula is written. It builds:
   one-mode pad plans its own exchange), ``value_cotangent`` (the values' transpose)
   and the face arrays' terms (``add_faces`` and its static and dynamic callers).
 
-``_sides`` parses ``mode`` and ``pad_value`` and calls these.
+``_args`` parses ``mode`` and ``pad_value`` (once, into a ``PadArgs``); the public
+functions call these with what it built.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def sided_terms(base, y, coefficients, axis, n):
 
 def whole_axis_coefficients(modes, n, size, lo):
     """``side_coefficients`` of every output position of an axis and the mask of its
-    begin side, for the elementwise compositions (``_sides``): NumPy vectors, or on an
+    begin side, for the elementwise compositions (``composed_pad``): NumPy vectors, or on an
     axis too long for that (``int32_indexes``) the sides' coefficients around a
     broadcast copy, built in the program."""
     if int32_indexes(n, size):

@@ -14,7 +14,12 @@ import jax.numpy as jnp
 from jax import lax
 from jax.interpreters import ad
 
-import jaxpad
+from jaxpad import _args
+from jaxpad._pad import padded as _padded
+
+# The filters check their arguments (jaxpad.scipy._args); their pads are pieces of
+# those calls, described by jaxpad._args.derived without checking them again.
+_FN = "jaxpad.scipy"
 
 
 def padded(x, cval, begins: Sequence[int], ends: Sequence[int], modes: Sequence[str]):
@@ -30,7 +35,8 @@ def padded(x, cval, begins: Sequence[int], ends: Sequence[int], modes: Sequence[
     per_axis = tuple(m if (b or e) else on[0] for m, b, e in zip(modes, begins, ends))
     mode: Any = per_axis[0] if len(set(per_axis)) == 1 else per_axis
     value = cval if "constant" in per_axis else None
-    return jaxpad.pad(x, list(begins), list(ends), mode, value)
+    x = jnp.asarray(x)
+    return _padded(x, _args.derived(_FN, x, list(begins), list(ends), mode, value))
 
 
 def _fold_axis(block, shape, axis: int, b: int, a: int, mode: str, cval):
@@ -44,7 +50,8 @@ def _fold_axis(block, shape, axis: int, b: int, a: int, mode: str, cval):
         begins = [0] * len(shape)
         ends = [0] * len(shape)
         begins[axis], ends[axis] = b, a
-        return jaxpad.pad(s, begins, ends, mode, value if mode == "constant" else None)
+        value = value if mode == "constant" else None
+        return _padded(s, _args.derived(_FN, s, begins, ends, mode, value))
 
     value = jnp.zeros((), cval.dtype)
     if min(b, a) < 0 or n < 2 * c:

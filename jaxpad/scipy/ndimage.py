@@ -8,10 +8,24 @@ float32 rounding without x64), under ``jit``, ``vmap`` and ``grad``. The differe
 sequence (one per filtered axis) in every filter. The gradient of a minimum, maximum or
 rank filter goes to one element of each window: the first, in row-major order, equal
 to the output (as ``lax.reduce_window``'s).
+
+The spline interpolation (``map_coordinates``, ``spline_filter1d``, ``spline_filter``,
+``shift``, ``zoom``, ``rotate``, ``affine_transform``, ``geometric_transform``) takes
+scipy's interpolation modes, which differ from the filters' at and beyond the edge,
+and is differentiable with respect to the input, the coordinates, the transforms'
+parameters and ``cval``.
 """
 
 from __future__ import annotations
 
+from jaxpad.scipy._interpolation import map_coordinates, spline_filter, spline_filter1d
+from jaxpad.scipy._interpolation._transforms import (
+    affine_transform,
+    geometric_transform,
+    rotate,
+    shift,
+    zoom,
+)
 from jaxpad.scipy._linear._correlate import (
     convolve,
     convolve1d,
@@ -41,6 +55,7 @@ from jaxpad.scipy._selection._filters import (
 )
 
 __all__ = [
+    "affine_transform",
     "convolve",
     "convolve1d",
     "correlate",
@@ -51,7 +66,9 @@ __all__ = [
     "gaussian_laplace",
     "generic_gradient_magnitude",
     "generic_laplace",
+    "geometric_transform",
     "laplace",
+    "map_coordinates",
     "maximum_filter",
     "maximum_filter1d",
     "median_filter",
@@ -60,7 +77,12 @@ __all__ = [
     "percentile_filter",
     "prewitt",
     "rank_filter",
+    "rotate",
+    "shift",
     "sobel",
+    "spline_filter",
+    "spline_filter1d",
     "uniform_filter",
     "uniform_filter1d",
+    "zoom",
 ]

@@ -55,6 +55,15 @@ derivatives (forward and reverse, every order) in ``tangent``, through a
 ``kernel_tangent`` form, where the derivatives through the kernel take another form
 than those through the input.
 
+An ``inf``, ``-inf`` or ``nan`` reaches exactly what the padded convolution's products
+carry it to, whatever the form (docs/semantics.md, "Infinities and nan"): the plain,
+pad_slice, rows, grouped-taps and block-diagonal plans (with or without a frame) take
+their derivatives as one bilinear primitive (``_bilinear``) whose forward mode is a form
+with those products only and whose kernel gradient is ``_exact.kernel_gradient`` (one
+more tap over one more cell of padding, where the extra zero's sliced-off output
+would multiply its zero cotangent by the input), and in constant mode the convolution's
+own zero padding counts as the pad value's cells.
+
 A layer that runs per example under ``jax.vmap`` (Equinox's) asks for
 ``batched_planning``: its convolution is one primitive whose batching rule merges the
 mapped axis into the batch and plans again, so the planner sees the batch the program
@@ -71,6 +80,8 @@ The package reads in one direction, each module importing only those above it:
   Pure NumPy: every choice is testable without building an op.
 - ``_jvp``, ``_layout``: a value with another form's derivatives (``custom_jvp``), and
   the channels-last layout the forms compute in.
+- ``_bilinear``, ``_exact``: a bilinear primitive with given transposes, and the exact
+  kernel gradient and pad-value products of a convolution.
 - The forms by family, each with its derivatives beside it: ``_taps`` (shifted, and its
   two primitives), ``_grouped`` (grouped taps, block-diagonal), ``_matmul`` (matmul,
   rows), ``_plain`` (plain, pad_slice, and the dispatch of the forms on the padded

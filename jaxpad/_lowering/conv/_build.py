@@ -12,12 +12,20 @@ from typing import Any
 import jax
 from jax import lax
 
-from jaxpad._lowering.conv._framed import _framed_pieces, _framed_split, _with_input_gradient
+from jaxpad._lowering.conv import _exact
+from jaxpad._lowering.conv._bilinear import BilinearRules, bilinear
+from jaxpad._lowering.conv._framed import (
+    _framed_pieces,
+    _framed_split,
+    _joined,
+    _with_input_gradient,
+)
+from jaxpad._lowering.conv._grouped import _block_diagonal
 from jaxpad._lowering.conv._jvp import _bilinear_custom_jvp, _with_tangent
 from jaxpad._lowering.conv._plain import _padded_conv
 from jaxpad._lowering.conv._plan import ConvPlan, conv_padding
 from jaxpad._lowering.conv._strips import _banded, _border, _ghost, _lax_conv
-from jaxpad._pad import pad
+from jaxpad._pad import pad_piece
 
 
 def build_conv(
@@ -68,7 +76,7 @@ def build_conv(
         lo, hi = [0] * x.ndim, [0] * x.ndim
         for axis, (p_lo, p_hi) in zip(numbers.lhs_spec[2:], pads):
             lo[axis], hi[axis] = int(p_lo), int(p_hi)
-        x = pad(x, lo, hi, mode)
+        x = pad_piece(x, lo, hi, mode)
     if preferred_element_type is not None:
         conv_kwargs["preferred_element_type"] = preferred_element_type
     options = dict(
@@ -83,18 +91,29 @@ def build_conv(
         conv_kwargs=conv_kwargs,
     )
 
-    def form(name):
-        return partial(_padded_conv, name, plan.slice_axis, **options)
+    def form(name, pad_products=False):
+        return partial(_padded_conv, name, plan.slice_axis, pad_products=pad_products, **options)
 
+    framed_applies = plan.tangent == "framed" and not (
+        any(p != (0, 0) for p in padding)
+        or any(int(s) != 1 for s in strides)
+        or any(d != 1 for d in lhs_dilation or ())
+        or feature_group_count != 1
+    )
+    if (
+        plan.form in _EXACT_FORMS
+        and (plan.tangent in (None, "framed") or plan.tangent in _EXACT_FORMS)
+        and all(d == 1 for d in lhs_dilation or ())
+        and conv_general_dilated is lax.conv_general_dilated
+        and not (set(conv_kwargs) - {"preferred_element_type"})
+    ):
+        return _exact_derivatives(
+            plan, form, x, kernel, framed_applies, preferred_element_type, **options
+        )
     if plan.tangent is None:
         return form(plan.form)(x, kernel)
     if plan.tangent == "framed":
-        if (
-            any(p != (0, 0) for p in padding)
-            or any(int(s) != 1 for s in strides)
-            or any(d != 1 for d in lhs_dilation or ())
-            or feature_group_count != 1
-        ):
+        if not framed_applies:
             # Written for a stride-1 ungrouped VALID convolution of the padded input
             # (where the planner names it); anything else differentiates its value.
             return form(plan.form)(x, kernel)
@@ -108,6 +127,73 @@ def build_conv(
         split = partial(_framed_split, kernel_shape=kernel.shape, **framed)
         return _with_input_gradient(form(plan.form), pieces, split)(x, kernel)
     return _with_tangent(form(plan.form), form(plan.tangent))(x, kernel)
+
+
+# The forms whose derivatives ``_exact_derivatives`` writes.
+_EXACT_FORMS = frozenset(("plain", "pad_slice", "rows", "block_diagonal", "grouped_taps"))
+
+
+def _exact_derivatives(plan, form, xp, kernel, framed, preferred_element_type, **options):
+    """``plan``'s convolution of the padded ``xp``, whose derivatives sum exactly the
+    padded convolution's products (docs/semantics.md, "Infinities and nan"): one
+    bilinear primitive (``_bilinear``) for both tangents. Its forward mode is a form
+    with those products only (not the block-diagonal one, whose zeros multiply); its
+    input gradient the tangent form's (or the frame's); its kernel gradient
+    ``_exact.kernel_gradient``'s, where autodiff's would multiply the zero cotangent of
+    the extra zero's output by ``xp``'s last rows. With the convolution's own zero
+    padding (constant mode), the pad's zeros times a non-finite tap or cotangent are
+    ``nan``, as those products are."""
+    numbers = options["numbers"]
+    spatial = xp.ndim - 2
+    groups = options["feature_group_count"]
+    geometry = _exact.Geometry(
+        strides=options["strides"],
+        padding=tuple((int(lo), int(hi)) for lo, hi in options["padding"]),
+        numbers=numbers,
+        rhs_dilation=tuple(int(d) for d in options["rhs_dilation"] or (1,) * spatial),
+        feature_group_count=groups,
+        precision=options["precision"],
+        preferred_element_type=preferred_element_type,
+    )
+    block_diagonal = "block_diagonal" in (plan.form, plan.tangent)
+    forward = form("plain" if block_diagonal else plan.form, pad_products=True)
+    spec = jax.ShapeDtypeStruct(xp.shape, xp.dtype)
+
+    def input_gradient(ct, kernel):
+        if framed:
+            pieces = _framed_pieces(
+                ct,
+                kernel,
+                numbers=numbers,
+                rhs_dilation=geometry.rhs_dilation,
+                precision=geometry.precision,
+                preferred_element_type=preferred_element_type,
+            )
+            return _joined(pieces, numbers)
+        # A frame that does not apply differentiates the value's form.
+        linear = form(plan.form if plan.tangent in (None, "framed") else plan.tangent)
+        return jax.linear_transpose(lambda xp: linear(xp, kernel), spec)(ct)[0]
+
+    def kernel_gradient(xp, ct):
+        return _exact.kernel_gradient(
+            xp,
+            ct,
+            kernel.shape,
+            geometry,
+            slice_axis=plan.slice_axis,
+            kernel_map=(
+                partial(_block_diagonal, numbers=numbers, groups=groups)
+                if block_diagonal and groups > 1
+                else None
+            ),
+        )
+
+    rules = BilinearRules(forward, input_gradient, kernel_gradient)
+    return _bilinear_custom_jvp(
+        form(plan.form, pad_products=True),
+        lambda xp, kernel, d_xp: bilinear(d_xp, kernel, rules),
+        lambda xp, kernel, d_kernel: bilinear(xp, d_kernel, rules),
+    )(xp, kernel)
 
 
 # The forms built on the unpadded input (each pads only its strips).
@@ -136,12 +222,25 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
 
     if plan.tangent is None:
         return built(plan.form)(x, kernel)
-    through_input = built(plan.tangent)
-    through_kernel = built(plan.kernel_tangent or plan.tangent)
+
+    def tangent(form, operand):
+        """The tangent of ``form`` in one operand: for a form ``build_conv`` builds, its
+        own (``jax.jvp``), so that its exact derivatives are kept."""
+        if form in _UNPADDED:
+            conv = built(form)
+            if operand == 0:
+                return lambda x, kernel, d_x: conv(d_x, kernel)
+            return lambda x, kernel, d_kernel: conv(x, d_kernel)
+        if operand == 0:
+            return lambda x, kernel, d_x: jax.jvp(lambda x: built(form)(x, kernel), (x,), (d_x,))[1]
+        return lambda x, kernel, d_kernel: jax.jvp(
+            lambda kernel: built(form)(x, kernel), (kernel,), (d_kernel,)
+        )[1]
+
     return _bilinear_custom_jvp(
         built(plan.form),
-        lambda x, kernel, d_x: through_input(d_x, kernel),
-        lambda x, kernel, d_kernel: through_kernel(x, d_kernel),
+        tangent(plan.tangent, 0),
+        tangent(plan.kernel_tangent or plan.tangent, 1),
     )(x, kernel)
 
 

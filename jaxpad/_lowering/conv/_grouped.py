@@ -39,11 +39,14 @@ def _grouped_taps(xp, kernel, numbers, strides, dilation, groups):
 
 def _block_diagonal(kernel, numbers, groups):
     """A grouped convolution's kernel as the ungrouped one: group g's block on the
-    diagonal, zeros elsewhere (in ``kernel``'s layout)."""
+    diagonal, zeros elsewhere (in ``kernel``'s layout). Selected, not multiplied by an
+    identity: a non-finite tap stays in its block (``0 * inf`` would put ``nan`` in
+    every group's; docs/semantics.md, "Infinities and nan")."""
     k_can = jnp.moveaxis(kernel, numbers.rhs_spec, range(kernel.ndim))  # (O, I, *window)
     out, group_in, *window = k_can.shape
-    blocks = k_can.reshape(groups, out // groups, group_in, *window)
-    dense = jnp.einsum("gdc...,ge->gdec...", blocks, jnp.eye(groups, dtype=kernel.dtype))
+    blocks = k_can.reshape(groups, out // groups, 1, group_in, *window)
+    diagonal = np.eye(groups, dtype=bool).reshape(groups, 1, groups, 1, *[1] * len(window))
+    dense = jnp.where(diagonal, blocks, jnp.zeros((), kernel.dtype))
     dense = dense.reshape(out, groups * group_in, *window)
     return jnp.moveaxis(dense, range(kernel.ndim), numbers.rhs_spec)
 

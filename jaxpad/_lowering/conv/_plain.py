@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from jax import lax
 
+from jaxpad._lowering.conv import _exact
 from jaxpad._lowering.conv._grouped import _block_diagonal_form, _grouped_taps
 from jaxpad._lowering.conv._layout import _zero_padded
 from jaxpad._lowering.conv._matmul import _matmul, _rows
@@ -33,9 +34,12 @@ def _padded_conv(
     precision,
     conv_general_dilated,
     conv_kwargs,
+    pad_products=False,
 ):
     """The convolution of the input already padded in its mode (``xp``), whose own
-    remaining padding is ``padding`` (zeros), in ``form``."""
+    remaining padding is ``padding`` (zeros), in ``form``; ``pad_products``: with
+    ``nan`` where a zero of that padding meets a non-finite tap (not linear: for a
+    value, never for a tangent that reverse mode transposes)."""
     spatial = xp.ndim - 2
     dilation = tuple(int(d) for d in rhs_dilation or (1,) * spatial)
     if form == "shifted":
@@ -68,6 +72,7 @@ def _padded_conv(
             precision,
             conv_kwargs.get("preferred_element_type"),
         )
+    own_padding = tuple((int(lo), int(hi)) for lo, hi in padding)
     if form == "block_diagonal":
         kernel, form, slice_axis = _block_diagonal_form(
             kernel, numbers, feature_group_count, padding, strides, lhs_dilation
@@ -96,4 +101,11 @@ def _padded_conv(
         size = xp.shape[numbers.lhs_spec[2 + axis]] + sum(padding[axis]) - 1
         out_axis = numbers.out_spec[2 + axis]
         y = lax.slice_in_dim(y, 0, (size - span) // strides[axis] + 1, axis=out_axis)
+    if pad_products and any(p != (0, 0) for p in own_padding):
+        # The padding's zeros are the pad value's cells (constant mode): their products
+        # with a non-finite tap are nan, which XLA:CPU leaves out in some layouts.
+        geometry = _exact.Geometry(
+            tuple(int(s) for s in strides), own_padding, numbers, dilation, feature_group_count
+        )
+        y = _exact.with_pad_products(y, kernel, xp.shape, geometry)
     return y

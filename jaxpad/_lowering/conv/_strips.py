@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxpad._pad import pad
+from jaxpad._pad import pad_piece
 
 
 def _lax_conv(strides, numbers, options):
@@ -59,7 +59,7 @@ def _banded(x, kernel, pads, mode, numbers, rhs_dilation, conv):
     begin, end = [0] * x.ndim, [0] * x.ndim
     for axis, (p_lo, p_hi) in zip(numbers.lhs_spec[3:], pads[1:]):
         begin[axis], end[axis] = p_lo, p_hi
-    rest = pad(x, begin, end, mode) if any(begin) or any(end) else x
+    rest = pad_piece(x, begin, end, mode) if any(begin) or any(end) else x
     y = conv(rest, kernel, [(lo, hi)] + [(0, 0)] * (spatial - 1))
     m = int(y.shape[out_axis])
     valid = [(0, 0)] * spatial
@@ -67,11 +67,11 @@ def _banded(x, kernel, pads, mode, numbers, rhs_dilation, conv):
     if lo:
         # Outputs [0, lo) read the padded rows [0, lo + span - 1): x's [-lo, span - 1).
         begin[a], end[a] = lo, span - 1 - n
-        strips.append((0, pad(x, begin, end, mode)))
+        strips.append((0, pad_piece(x, begin, end, mode)))
     if hi:
         # Outputs [m - hi, m) read x's rows [n - span + 1, n + hi).
         begin[a], end[a] = -(n - span + 1), hi
-        strips.append((m - hi, pad(x, begin, end, mode)))
+        strips.append((m - hi, pad_piece(x, begin, end, mode)))
     if len(strips) == 2 and strips[0][1].shape == strips[1][1].shape:
         batch, out_batch = numbers.lhs_spec[0], numbers.out_spec[0]
         both = conv(jnp.concatenate([s for _, s in strips], batch), kernel, valid)
@@ -135,7 +135,7 @@ def _ghost(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
                 else:
                     begin[aj], end[aj] = lo - o0 * s, (o1 - 1) * s + k - lo - n
                     padding.append((0, 0))
-            strip = pad(x, begin, end, mode)
+            strip = pad_piece(x, begin, end, mode)
             # The strip's cells along axis i that are x's (crops make begin negative).
             inside = np.zeros(strip.shape[a], bool)
             inside[max(begin[a], 0) : max(begin[a] + n, 0)] = True
@@ -167,7 +167,7 @@ def _border(x, kernel, strides, pads, mode, numbers, rhs_dilation, conv):
         for (a, _, n, lo, s, k, _, _, _), (o0, o1) in zip(axes, region):
             begin[a] = lo - o0 * s
             end[a] = (o1 - 1) * s + k - lo - n
-        piece = pad(x, begin, end, mode)
+        piece = pad_piece(x, begin, end, mode)
         return conv(piece, kernel, [(0, 0)] * spatial)
 
     def replace(y, region):

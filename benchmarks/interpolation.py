@@ -1,0 +1,175 @@
+"""jaxpad.scipy.ndimage's interpolation against scipy.ndimage and jax.scipy.ndimage.
+
+    python -m benchmarks.interpolation [--rounds 7] [--orders 1 3 5] [--only zoom ...]
+    python -m benchmarks.interpolation --quick    # 256x256, order 3, 3 rounds
+
+Each row is one function and order, timed in interleaved rounds
+(benchmarks/_timing.py) in one process, with glibc's default allocator, on a float32
+image (1024x1024 unless ``--size``), mode ``mirror``: scipy's function
+(single-threaded C, computing in float64), jaxpad's under ``jit``, the same jaxpad
+program again (the control: its ratio is the noise), the VJP with respect to the
+input (the cotangent given, the pullback timed), and for ``map_coordinates`` of
+orders 0 and 1 ``jax.scipy.ndimage.map_coordinates`` in the same mode. Every result
+is checked against scipy before anything is timed. Ratios are scipy's time over
+jaxpad's (above 1: jaxpad is faster) and the VJP's over the forward's.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.ndimage as jsn
+import numpy as np
+import scipy.ndimage as sn
+
+from benchmarks._timing import interleaved_medians, load, machine
+from jaxpad.scipy import ndimage as jn
+
+MODE = "mirror"
+
+
+def _image(size):
+    i, j = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
+    rng = np.random.default_rng(0)
+    smooth = np.sin(i / 37.0) * np.cos(j / 23.0) + 0.2 * np.sin((i + j) / 11.0)
+    return (smooth + 0.05 * rng.standard_normal((size, size))).astype(np.float32)
+
+
+def _warp(size):
+    """A random smooth warp of up to 3 samples, as issue 44's prototype."""
+    rng = np.random.default_rng(1)
+    grid = np.stack(np.meshgrid(np.arange(size), np.arange(size), indexing="ij")).astype(np.float32)
+    return (grid + rng.uniform(-3, 3, grid.shape)).astype(np.float32)
+
+
+def cases(size):
+    """(name, scipy call, jaxpad call taking the image, jax.scipy call or None)."""
+    theta = np.deg2rad(30.0)
+    matrix = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+    centre = (size - 1) / 2
+    offset = centre - matrix @ np.array([centre, centre])
+    coords = _warp(size)  # scipy's; jaxpad's and jax.scipy's take it as an argument
+    return [
+        (
+            "map_coordinates warp",
+            lambda x, o: sn.map_coordinates(x, coords, order=o, mode=MODE),
+            lambda x, o, c: jn.map_coordinates(x, c, order=o, mode=MODE),
+            lambda x, o, c: jsn.map_coordinates(x, c, order=o, mode=MODE),
+        ),
+        (
+            "shift (3.3, -7.6)",
+            lambda x, o: sn.shift(x, (3.3, -7.6), order=o, mode=MODE),
+            lambda x, o, c: jn.shift(x, (3.3, -7.6), order=o, mode=MODE),
+            None,
+        ),
+        (
+            "zoom x2",
+            lambda x, o: sn.zoom(x, 2, order=o, mode=MODE),
+            lambda x, o, c: jn.zoom(x, 2, order=o, mode=MODE),
+            None,
+        ),
+        (
+            "zoom x0.5",
+            lambda x, o: sn.zoom(x, 0.5, order=o, mode=MODE),
+            lambda x, o, c: jn.zoom(x, 0.5, order=o, mode=MODE),
+            None,
+        ),
+        (
+            "rotate 30",
+            lambda x, o: sn.rotate(x, 30, reshape=False, order=o, mode=MODE),
+            lambda x, o, c: jn.rotate(x, 30, reshape=False, order=o, mode=MODE),
+            None,
+        ),
+        (
+            "affine_transform",
+            lambda x, o: sn.affine_transform(x, matrix, offset, order=o, mode=MODE),
+            lambda x, o, c: jn.affine_transform(x, matrix, offset, order=o, mode=MODE),
+            None,
+        ),
+        (
+            "spline_filter",
+            lambda x, o: sn.spline_filter(x, max(o, 2), output=np.float32, mode=MODE),
+            lambda x, o, c: jn.spline_filter(x, max(o, 2), output=np.float32, mode=MODE),
+            None,
+        ),
+    ]
+
+
+def run(size, orders, rounds, only):
+    x = _image(size)
+    xj = jnp.asarray(x)
+    cj = jnp.asarray(_warp(size))
+    rows = []
+    for name, ours_scipy, ours_jax, theirs_jax in cases(size):
+        if only and not any(word in name for word in only):
+            continue
+        for order in orders:
+            if name == "spline_filter" and order < 2:
+                continue
+            want = ours_scipy(x, order)
+            f = jax.jit(lambda a, c, o=order, g=ours_jax: g(a, o, c))
+            got = np.asarray(f(xj, cj))
+            span = float(x.max() - x.min())
+            np.testing.assert_allclose(got, want, rtol=0, atol=2e-5 * span)
+            ct = jnp.asarray(np.random.default_rng(2).standard_normal(got.shape).astype(np.float32))
+            candidates = {
+                "scipy": lambda a, o=order, g=ours_scipy: g(a, o),
+                "jaxpad": f,
+                "control": jax.jit(lambda a, c, o=order, g=ours_jax: g(a, o, c)),
+                "vjp": jax.jit(
+                    lambda a, c, t, o=order, g=ours_jax: jax.vjp(lambda b: g(b, o, c), a)[1](t)[0]
+                ),
+            }
+            args = {"scipy": (x,), "jaxpad": (xj, cj), "control": (xj, cj), "vjp": (xj, cj, ct)}
+            if theirs_jax is not None and order <= 1:
+                candidates["jax.scipy"] = jax.jit(lambda a, c, o=order, g=theirs_jax: g(a, o, c))
+                args["jax.scipy"] = (xj, cj)
+            t = interleaved_medians(candidates, args, rounds=rounds, warmup=1, calls=1)
+            ours = t["jaxpad"]
+            row = {
+                "function": name,
+                "order": order,
+                "scipy ms": t["scipy"] * 1e3,
+                "jaxpad ms": ours * 1e3,
+                "scipy / jaxpad": t["scipy"] / ours,
+                "control / jaxpad": t["control"] / ours,
+                "VJP / forward": t["vjp"] / ours,
+                "jax.scipy / jaxpad": t["jax.scipy"] / ours if "jax.scipy" in t else None,
+            }
+            rows.append(row)
+            js = "" if row["jax.scipy / jaxpad"] is None else f"{row['jax.scipy / jaxpad']:.2f}"
+            print(
+                f"| {name} | {order} | {row['scipy ms']:.1f} | {row['jaxpad ms']:.1f} | "
+                f"{row['scipy / jaxpad']:.2f} | {row['control / jaxpad']:.2f} | "
+                f"{row['VJP / forward']:.2f} | {js} |",
+                flush=True,
+            )
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--size", type=int, default=1024)
+    parser.add_argument("--orders", type=int, nargs="*", default=[1, 3, 5])
+    parser.add_argument("--only", nargs="*", default=[], help="names containing these words")
+    parser.add_argument("--quick", action="store_true", help="256x256, order 3, 3 rounds")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.size, args.orders, args.rounds = 256, [3], 3
+    print(f"{machine()}; {load()}; float32 {args.size}x{args.size}, mode {MODE}, jit")
+    print()
+    print(
+        "| function | order | scipy ms | jaxpad ms | scipy / jaxpad | control / jaxpad | "
+        "VJP / forward | jax.scipy / jaxpad |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    rows = run(args.size, args.orders, args.rounds, args.only)
+    print(f"\n{load()}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()

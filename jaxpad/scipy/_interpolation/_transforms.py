@@ -1,0 +1,942 @@
+"""``shift``, ``zoom``, ``rotate``, ``affine_transform`` and ``geometric_transform``.
+
+scipy runs ``shift``, ``zoom`` and a diagonal ``affine_transform`` through
+``NI_ZoomShift`` and the others through ``NI_GeometricTransform``; both treat each
+axis's coordinate alike (``_modes``): mapped into the grid by the mode, split into a
+first tap and a fraction, the taps beyond the edge mapped by the spline's mode. A
+coordinate that depends on its own axis's output index only (shift, zoom, a diagonal
+matrix) makes the spline's tensor-product sum separable, so those run axis by axis:
+
+- with the parameters concrete (``_static_plan``), each axis's first taps, fractions and
+  mapped tap indices are computed in NumPy in float64 exactly as scipy's C computes
+  them, and a pass reads the coefficients through static slices: the output indices
+  are split into ``P`` phases (``k % P``) and each phase's tap indices into runs of a
+  constant stride (``_runs``), so a shift is one slice per tap (a reflected edge adds
+  one more), a zoom by 2 or 1/2 two phases of one slice a tap, and no gather is built.
+  Its transpose is a pad per slice: the input gradient stays a correlation.
+- with a traced shift or diagonal (``_traced_pass``), each axis reads its coefficients
+  padded in the taps' mode with ``jnp.take`` of whole hyperplanes at the traced first
+  taps (``_map.reduce_coordinate``), which differentiates in the parameters.
+
+``rotate``, ``affine_transform`` with a full matrix and ``geometric_transform`` compute
+every output point's coordinates and read them through ``map_coordinates``' gather.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.typing import ArrayLike
+
+import jaxpad
+from jaxpad.scipy._interpolation import _args, _map, _modes, _spline
+
+# A pass is built from static slices while its taps need at most this many runs in
+# all (summed over taps and phases); past that (a zoom factor with no short period),
+# one take of the whole (n_out, order + 1) index table, which XLA:CPU turns into a
+# row gather (benchmarks/interpolation.py --forms).
+_MAX_RUNS = 96
+# Phases tried for a pass: zooms by 2, 3, 4, 1/2 ... repeat within this period.
+_MAX_PHASES = 8
+
+
+# ----------------------------------------------------------------------------------
+# Arguments
+# ----------------------------------------------------------------------------------
+
+
+def _is_concrete(value: Any) -> bool:
+    try:
+        np.asarray(jax.core.concrete_or_error(None, value))
+    except Exception:  # noqa: BLE001 - any tracer
+        return False
+    return True
+
+
+def _concrete_float64(value: Any) -> np.ndarray | None:
+    """``value`` as a float64 NumPy array if it is known at trace time, else None."""
+    if isinstance(value, jax.core.Tracer):
+        return None
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+
+
+def _per_axis(fn: str, name: str, value: Any, ndim: int):
+    """scipy's ``_normalize_sequence``: a scalar for every axis or one value per axis,
+    as a float64 NumPy array when concrete, else a traced array of shape ``(ndim,)``."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{fn}: {name} must be a number or a sequence of numbers; got {value!r}.")
+    concrete = _concrete_float64(value)
+    if concrete is None:
+        arr = jnp.asarray(value)
+        if jnp.issubdtype(arr.dtype, jnp.complexfloating) or arr.dtype == np.bool_:
+            raise TypeError(f"{fn}: {name} must be real; got dtype {arr.dtype}.")
+        if arr.ndim == 0:
+            return jnp.broadcast_to(arr, (ndim,))
+        if arr.shape != (ndim,):
+            raise ValueError(
+                f"{fn}: {name} must be a number or have one value per axis ({ndim}); got "
+                f"shape {arr.shape}."
+            )
+        return arr
+    if concrete.ndim == 0:
+        return np.full(ndim, float(concrete))
+    if concrete.shape != (ndim,):
+        raise ValueError(
+            f"{fn}: {name} must be a number or have one value per axis ({ndim}); got "
+            f"{_args.describe(value) if hasattr(value, 'shape') else repr(value)}."
+        )
+    return concrete
+
+
+def _check_prefilter(fn: str, prefilter: Any) -> bool:
+    if not isinstance(prefilter, (bool, np.bool_)):
+        raise TypeError(f"{fn}: prefilter must be a bool; got {prefilter!r}.")
+    return bool(prefilter)
+
+
+def _check_shape(fn: str, name: str, shape: Any) -> tuple[int, ...]:
+    try:
+        dims = tuple(shape)
+    except TypeError as error:
+        raise TypeError(f"{fn}: {name} must be a sequence of ints; got {shape!r}.") from error
+    out = []
+    for d in dims:
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (numbers.Integral,)):
+            raise TypeError(f"{fn}: {name} must be a sequence of ints; got {shape!r}.")
+        if int(d) < 1:
+            raise ValueError(f"{fn}: {name} must have no empty or negative axis; got {shape!r}.")
+        out.append(int(d))
+    if not out:
+        raise ValueError(f"{fn}: {name} must have at least one axis; got {shape!r}.")
+    return tuple(out)
+
+
+class _Setup:
+    """The checked arguments every transform shares."""
+
+    def __init__(self, fn, input, output, order, mode, cval, prefilter):
+        self.fn = fn
+        self.order = _spline.check_order(fn, order)
+        self.mode = mode
+        self.spec = _modes.check_mode(fn, mode)
+        self.prefilter = _check_prefilter(fn, prefilter)
+        x = _args.as_input(fn, input)
+        if x.ndim < 1:
+            raise ValueError(f"{fn}: input must have at least one axis; got shape {x.shape}.")
+        self.complex_in = bool(jnp.issubdtype(x.dtype, jnp.complexfloating))
+        self.out_dtype = _args.output_dtype(fn, output, x.dtype, self.complex_in)
+        self.dtype = _spline.compute_dtype(x.dtype)
+        self.real = np.dtype(jnp.finfo(self.dtype).dtype)
+        self.x = x.astype(self.dtype)
+        cval = jnp.asarray(cval)
+        if jnp.issubdtype(cval.dtype, jnp.complexfloating) and not self.complex_in:
+            cval = cval.real
+        if cval.ndim != 0:
+            raise ValueError(f"{fn}: cval must be a scalar; got shape {cval.shape}.")
+        self.cval = cval.astype(self.dtype)
+
+    def prepad(self) -> int:
+        if self.order > 1 and self.prefilter and self.spec.prepad is not None:
+            return _modes.PREPAD
+        return 0
+
+    def coefficients(self):
+        """The prefiltered coefficients over the prepadded grid (scipy's ``filtered``)."""
+        x = self.x
+        npad = self.prepad()
+        if npad:
+            value = self.cval if self.spec.prepad == "constant" else None
+            x = jaxpad.pad(x, [npad] * x.ndim, [npad] * x.ndim, self.spec.prepad, value)
+        if self.order > 1 and self.prefilter:
+            x = _spline.prefilter_padded(
+                x, self.order, tuple(range(x.ndim)), self.spec.prefilter, 0
+            )
+        return x
+
+    def finish(self, value):
+        return _args.cast_output(value, self.out_dtype)
+
+
+# ----------------------------------------------------------------------------------
+# scipy's coordinate arithmetic, in NumPy (ni_interpolation.c)
+# ----------------------------------------------------------------------------------
+
+
+def _np_map_coordinate(cc: np.ndarray, n: int, mode: str) -> np.ndarray:
+    """scipy's ``map_coordinate`` on a float64 vector (``npy_intp`` casts as ``trunc``)."""
+    cc = np.array(cc, dtype=np.float64)
+    lo = cc < 0
+    hi = cc > n - 1
+    if mode == "constant":
+        cc[lo | hi] = -1.0
+        return cc
+    if mode == "nearest":
+        cc[lo] = 0.0
+        cc[hi] = n - 1.0
+        return cc
+    if n <= 1:
+        cc[lo | hi] = 0.0
+        return cc
+    a = cc[lo]
+    b = cc[hi]
+    if mode == "mirror":
+        sz2 = 2 * n - 2
+        a = sz2 * np.trunc(-a / sz2) + a
+        a = np.where(a <= 1 - n, a + sz2, -a)
+        b = b - sz2 * np.trunc(b / sz2)
+        b = np.where(b >= n, sz2 - b, b)
+    elif mode in ("reflect", "grid-mirror"):
+        sz2 = 2 * n
+        a = np.where(a < -sz2, sz2 * np.trunc(-a / sz2) + a, a)
+        a = np.where(a < -n, a + sz2, np.where(a > -1e-15, 1e-15, -a) - 1)
+        b = b - sz2 * np.trunc(b / sz2)
+        b = np.where(b >= n, sz2 - b - 1, b)
+    elif mode == "wrap":
+        sz = n - 1
+        a = a + sz * (np.trunc(-a / sz) + 1)
+        b = b - sz * np.trunc(b / sz)
+    elif mode == "grid-wrap":
+        a = a + n * (np.trunc((-1 - a) / n) + 1)
+        b = b - n * np.trunc(b / n)
+    else:  # pragma: no cover - grid-constant is never mapped
+        raise AssertionError(mode)
+    cc[lo] = a
+    cc[hi] = b
+    return cc
+
+
+def _static_plan(cc: np.ndarray, n: int, order: int, mode: str, npad: int):
+    """One axis's taps as scipy's ``NI_ZoomShift`` finds them for the output coordinates
+    ``cc`` (float64, in the unpadded input's indices) on an axis of ``n`` prepadded
+    coefficients: ``(idx, w, outside)``, ``idx[k, j]`` the coefficient tap ``j`` of
+    output ``k`` reads (``-1``: ``cval``, grid-constant), ``w`` its float64 weight,
+    ``outside[k]`` whether output ``k`` is ``cval`` (constant mode)."""
+    cc = np.asarray(cc, dtype=np.float64) + npad
+    if mode in ("grid-constant", "nearest"):
+        # every tap reads the extension's constant beyond here; keeps floor() in range
+        cc = np.clip(cc, -order - 2.0, n + order + 1.0)
+        outside = np.zeros(cc.shape, bool)
+    else:
+        cc = _np_map_coordinate(cc, n, mode)
+        outside = ~(cc > -1.0)
+        cc = np.where(outside, 0.0, cc)
+    first = np.floor(cc) if order & 1 else np.floor(cc + 0.5)
+    start = first.astype(np.int64) - order // 2
+    idx = start[:, None] + np.arange(order + 1)
+    edge = (idx < 0) | (idx >= n)
+    if mode == "grid-constant":
+        idx = np.where(edge, -1, idx)
+    elif edge.any():
+        spline_mode = "mirror" if mode in ("constant", "wrap") else mode
+        mapped = _np_map_coordinate(idx[edge].astype(np.float64), n, spline_mode)
+        idx[edge] = mapped.astype(np.int64)
+    w = np.stack(_spline.weights(cc - first, order), axis=-1) if order else np.ones((len(cc), 1))
+    return idx, w, outside
+
+
+def _runs(seq: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """``seq`` (ints, ``-2`` where any value will do) cut into maximal runs of a
+    constant step: ``(first position, first value, step, length)``."""
+    seq = np.array(seq, dtype=np.int64)
+    known = np.flatnonzero(seq != -2)
+    if len(known) == 0:
+        seq[:] = 0
+    else:
+        # a free position repeats its nearest known neighbour's value
+        first = known[0]
+        seq[:first] = seq[first]
+        for i in range(first + 1, len(seq)):
+            if seq[i] == -2:
+                seq[i] = seq[i - 1]
+    runs: list[tuple[int, int, int, int]] = []
+    i = 0
+    size = len(seq)
+    while i < size:
+        if i + 1 < size:
+            step = int(seq[i + 1] - seq[i])
+            j = i + 1
+            while j + 1 < size and seq[j + 1] - seq[j] == step:
+                j += 1
+            runs.append((i, int(seq[i]), step, j - i + 1))
+            i = j + 1
+        else:
+            runs.append((i, int(seq[i]), 0, 1))
+            i += 1
+    return runs
+
+
+def _phases(idx: np.ndarray):
+    """The phase count (``1 .. _MAX_PHASES``) whose tap indices need the fewest runs,
+    the runs per phase and tap, and their total."""
+    n_out = idx.shape[0]
+    best = None
+    for p in range(1, min(_MAX_PHASES, n_out) + 1):
+        length = -(-n_out // p)
+        table = np.full((p * length, idx.shape[1]), -2, np.int64)
+        table[:n_out] = idx
+        table = table.reshape(length, p, idx.shape[1])
+        runs = [[_runs(table[:, q, j]) for j in range(idx.shape[1])] for q in range(p)]
+        total = sum(len(r) for phase in runs for r in phase)
+        if best is None or total < best[2]:
+            best = (p, runs, total)
+        if total == p * idx.shape[1]:  # one run per tap and phase: nothing beats it
+            break
+    return best
+
+
+def _read_run(c, axis: int, first: int, step: int, length: int):
+    """``c[first + step * i]`` along ``axis`` for ``i < length``, from static slices."""
+    if step == 0 or length == 1:
+        plane = lax.slice_in_dim(c, first, first + 1, axis=axis)
+        shape = list(c.shape)
+        shape[axis] = length
+        return jnp.broadcast_to(plane, shape)
+    last = first + step * (length - 1)
+    lo = min(first, last)
+    out = lax.slice_in_dim(c, lo, lo + abs(step) * (length - 1) + 1, abs(step), axis=axis)
+    return lax.rev(out, (axis,)) if step < 0 else out
+
+
+def _weights_along(w: np.ndarray, axis: int, ndim: int, dtype):
+    """A weight per output index as an array broadcasting along ``axis`` (a scalar if
+    they are all equal)."""
+    if np.all(w == w[0]):
+        return np.asarray(w[0], dtype)
+    shape = [1] * ndim
+    shape[axis] = len(w)
+    return np.asarray(w, dtype).reshape(shape)
+
+
+def _static_pass(c, axis: int, idx: np.ndarray, w: np.ndarray, cval):
+    """``out[k] = sum_j w[k, j] * c[idx[k, j]]`` along ``axis`` (``idx == -1``:
+    ``cval``), from static slices by phase and run (``_phases``), or one take past
+    ``_MAX_RUNS``."""
+    n_out, taps = idx.shape
+    real = np.dtype(jnp.finfo(c.dtype).dtype)
+    if (idx == -1).any():
+        shape = list(c.shape)
+        shape[axis] = 1
+        c = jnp.concatenate([c, jnp.broadcast_to(cval.astype(c.dtype), shape)], axis=axis)
+        idx = np.where(idx == -1, c.shape[axis] - 1, idx)
+    free = np.all(w == 0, axis=1)
+    idx = np.where(free[:, None], -2, idx)
+    p, runs, total = _phases(idx)
+    if total > _MAX_RUNS:
+        flat = np.where(idx == -2, 0, idx).reshape(-1)
+        g = jnp.take(c, flat, axis=axis, mode="clip")
+        shape = list(c.shape)
+        shape[axis : axis + 1] = [n_out, taps]
+        g = g.reshape(shape)
+        wk = np.asarray(w, real).reshape([n_out, taps] + [1] * (c.ndim - axis - 1))
+        return jnp.sum(g * wk, axis=axis + 1)
+    length = -(-n_out // p)
+    wt = np.zeros((p * length, taps))
+    wt[:n_out] = w
+    wt = wt.reshape(length, p, taps)
+    phases: list[Any] = []
+    for q in range(p):
+        acc = None
+        for j in range(taps):
+            pieces = [_read_run(c, axis, first, step, size) for _, first, step, size in runs[q][j]]
+            g = pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
+            term = g * _weights_along(wt[:, q, j], axis, c.ndim, real)
+            acc = term if acc is None else acc + term
+        phases.append(acc)
+    if p == 1:
+        return phases[0]
+    out = jnp.stack(phases, axis=axis + 1)
+    shape = list(out.shape)
+    shape[axis : axis + 2] = [length * p]
+    out = out.reshape(shape)
+    return lax.slice_in_dim(out, 0, n_out, axis=axis)
+
+
+def _traced_pass(c, axis: int, cc, n: int, s: _Setup):
+    """One axis read at the traced coordinates ``cc`` (``(n_out,)``, unpadded indices):
+    the coefficients padded in the taps' mode, hyperplanes taken at the first taps
+    found by ``map_coordinates``' reduction, weighted by the spline. Returns the pass
+    and the masks ``(outside, nan, inf)`` along the axis."""
+    order, spec = s.order, s.spec
+    npad = s.prepad()
+    margin = _map._margin(order, spec.coordinate)
+    widths = [0] * c.ndim
+    widths[axis] = margin
+    value = s.cval if spec.taps == "constant" else None
+    c = jaxpad.pad(c, widths, widths, spec.taps, value)
+    finite = jnp.isfinite(cc)
+    safe = jnp.where(finite, cc, 0.0)
+    base, frac = _map.reduce_coordinate(safe, n, spec.coordinate, npad + order + 1)
+    outside = None
+    if spec.coordinate == "inside":
+        outside = (safe < 0) | (safe > n - 1)
+    if order % 2 == 0:
+        up = frac >= 0.5
+        base = jnp.where(up, base + 1, base)
+        frac = jnp.where(up, frac - 1.0, frac)
+    start = base - order // 2 + npad + margin
+    ws = _spline.weights(frac, order)
+    shape = [1] * c.ndim
+    shape[axis] = cc.shape[0]
+    out = None
+    for j, wj in enumerate(ws):
+        g = jnp.take(c, start + j, axis=axis, mode="clip")
+        term = g * wj.reshape(shape).astype(s.real) if order else g
+        out = term if out is None else out + term
+    return out, (outside, jnp.isnan(cc), jnp.isinf(cc))
+
+
+def _separable(s: _Setup, coords: list, out_shape: tuple[int, ...]):
+    """The spline at the outer product of per-axis coordinates: ``coords[a]`` a float64
+    NumPy vector (static plan) or a traced vector, one per axis, of ``out_shape[a]``."""
+    c = s.coefficients()
+    n_pp = c.shape
+    npad = s.prepad()
+    ndim = c.ndim
+    # zoom-outs before zoom-ins: each pass costs in proportion to its output
+    axes = sorted(range(ndim), key=lambda a: out_shape[a] / max(s.x.shape[a], 1))
+    masks: list[tuple[int, Any, Any, Any]] = []
+    static_outside: list[tuple[int, np.ndarray]] = []
+    for axis in axes:
+        cc = coords[axis]
+        if isinstance(cc, np.ndarray):
+            idx, w, outside = _static_plan(cc, n_pp[axis], s.order, s.mode, npad)
+            c = _static_pass(c, axis, idx, w, s.cval)
+            if outside.any():
+                static_outside.append((axis, outside))
+        else:
+            c, (outside, nan, inf) = _traced_pass(c, axis, cc, s.x.shape[axis], s)
+            masks.append((axis, outside, nan, inf))
+    value = c
+
+    def outer(axis, m):
+        shape = [1] * ndim
+        shape[axis] = m.shape[0]
+        return m.reshape(shape)
+
+    if s.spec.coordinate == "inside":
+        mask = None
+        for axis, m in static_outside:
+            mask = _or(mask, outer(axis, jnp.asarray(m)))
+        for axis, outside, nan, inf in masks:
+            mask = _or(mask, outer(axis, outside | nan | inf))
+        if mask is not None:
+            value = jnp.where(mask, s.cval, value)
+        return value
+    nan_any = inf_any = None
+    for axis, _, nan, inf in masks:
+        nan_any = _or(nan_any, outer(axis, nan))
+        inf_any = _or(inf_any, outer(axis, inf))
+    if nan_any is None:
+        return value
+    nan_value = jnp.asarray(jnp.nan, value.dtype)
+    assert inf_any is not None
+    if s.spec.coordinate == "clamp":
+        return jnp.where(nan_any | inf_any, nan_value, value)
+    return jnp.where(nan_any, s.cval, jnp.where(inf_any, nan_value, value))
+
+
+def _or(a, b):
+    return b if a is None else a | b
+
+
+def _finite_concrete(value) -> bool:
+    return isinstance(value, np.ndarray) and bool(np.all(np.isfinite(value)))
+
+
+# ----------------------------------------------------------------------------------
+# The public functions
+# ----------------------------------------------------------------------------------
+
+
+def shift(
+    input: ArrayLike,
+    shift: ArrayLike,
+    output: Any = None,
+    order: int = 3,
+    mode: str = "constant",
+    cval: ArrayLike = 0.0,
+    prefilter: bool = True,
+) -> jax.Array:
+    """The input moved by ``shift`` along each axis, as ``scipy.ndimage.shift``.
+
+    ``output[k] = spline(k - shift)``: the B-spline of ``order`` through ``input``,
+    extended beyond the grid as ``mode`` says (see ``map_coordinates``). Separable: a
+    concrete shift is one correlation of ``order + 1`` taps per axis on the
+    prefiltered coefficients, read through static slices; a traced one (under
+    ``jit`` or ``grad`` with respect to it) takes the coefficients' hyperplanes at
+    its first taps. Differentiable in ``input``, ``shift`` and ``cval``.
+
+    Args:
+      input: the array, of any numeric dtype (complex: real and imaginary parts).
+      shift: a number for every axis, or one per axis; may be traced.
+      output: None (the input's dtype) or a dtype; integers round as scipy's.
+      order: the spline order, 0 to 5.
+      mode: one of scipy's interpolation modes (``map_coordinates``).
+      cval: the value outside the grid in the constant modes; may be traced.
+      prefilter: whether ``input`` is prefiltered (orders above 1).
+
+    Returns:
+      The shifted array, of the input's shape.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> from jaxpad.scipy.ndimage import shift
+      >>> shift(jnp.arange(5.0), 1.5, order=1)
+      Array([0. , 0. , 0.5, 1.5, 2.5], dtype=float32)
+    """
+    s = _Setup(_args.PREFIX + "shift", input, output, order, mode, cval, prefilter)
+    shifts = _per_axis(s.fn, "shift", shift, s.x.ndim)
+    coords = []
+    for axis, n in enumerate(s.x.shape):
+        if _finite_concrete(shifts):
+            coords.append(np.arange(n, dtype=np.float64) - shifts[axis])
+        else:
+            coords.append(jnp.arange(n, dtype=s.real) - jnp.asarray(shifts[axis]).astype(s.real))
+    return s.finish(_separable(s, coords, s.x.shape))
+
+
+def _zoom_shape(fn: str, shape: tuple[int, ...], zoom: Any) -> tuple[tuple[int, ...], np.ndarray]:
+    if isinstance(zoom, jax.core.Tracer):
+        raise TypeError(
+            f"{fn}: zoom must be concrete (it decides the output's shape); got a traced "
+            f"array of shape {tuple(zoom.shape)} and dtype {zoom.dtype}."
+        )
+    factors = _per_axis(fn, "zoom", zoom, len(shape))
+    if not isinstance(factors, np.ndarray):  # pragma: no cover - caught above
+        raise TypeError(f"{fn}: zoom must be concrete; got {zoom!r}.")
+    if not np.all(np.isfinite(factors)):
+        raise ValueError(f"{fn}: zoom must be finite; got {zoom!r}.")
+    out = tuple(int(round(n * z)) for n, z in zip(shape, factors))
+    if any(d < 1 for d in out):
+        raise ValueError(
+            f"{fn}: zoom {zoom!r} makes an empty axis: input shape {shape} gives output "
+            f"shape {out}."
+        )
+    return out, factors
+
+
+def zoom(
+    input: ArrayLike,
+    zoom: Any,
+    output: Any = None,
+    order: int = 3,
+    mode: str = "constant",
+    cval: ArrayLike = 0.0,
+    prefilter: bool = True,
+    *,
+    grid_mode: bool = False,
+) -> jax.Array:
+    """The input resampled to ``round(n * zoom)`` points per axis, as
+    ``scipy.ndimage.zoom``.
+
+    Output index ``k`` of an axis of ``n`` input and ``m`` output points reads the
+    spline at ``k * (n - 1) / (m - 1)`` (the first and last samples' centres stay
+    put), or with ``grid_mode=True`` at ``(k + 1/2) * n / m - 1/2`` (the grid's outer
+    edges stay put; scipy warns to use ``grid-constant`` / ``grid-wrap`` rather than
+    ``constant`` / ``wrap`` then, and so does this). As scipy, the factors decide the
+    output's shape and then only the shapes decide the coordinates; a zoom of 1 on
+    every axis with ``prefilter`` returns the input. Separable, axis by axis, from
+    static slices of the prefiltered coefficients.
+
+    Args:
+      input: the array, of any numeric dtype (complex: real and imaginary parts).
+      zoom: a number for every axis, or one per axis; concrete.
+      output: None (the input's dtype) or a dtype; integers round as scipy's.
+      order: the spline order, 0 to 5.
+      mode: one of scipy's interpolation modes (``map_coordinates``).
+      cval: the value outside the grid in the constant modes; may be traced.
+      prefilter: whether ``input`` is prefiltered (orders above 1).
+      grid_mode: whether the grid's edges, not its first and last samples, align.
+
+    Returns:
+      The zoomed array.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> from jaxpad.scipy.ndimage import zoom
+      >>> zoom(jnp.array([0.0, 1.0, 2.0]), 5 / 3, order=1)
+      Array([0. , 0.5, 1. , 1.5, 2. ], dtype=float32)
+    """
+    s = _Setup(_args.PREFIX + "zoom", input, output, order, mode, cval, prefilter)
+    if not isinstance(grid_mode, (bool, np.bool_)):
+        raise TypeError(f"{s.fn}: grid_mode must be a bool; got {grid_mode!r}.")
+    out_shape, factors = _zoom_shape(s.fn, s.x.shape, zoom)
+    if np.all(factors == 1) and s.prefilter:
+        return s.finish(s.x)  # scipy's early exit (gh-20999)
+    if grid_mode and mode in ("constant", "wrap"):
+        import warnings
+
+        suggest = {"constant": "grid-constant", "wrap": "grid-wrap"}[mode]
+        warnings.warn(
+            f"It is recommended to use mode = {suggest} instead of {mode} when grid_mode is True.",
+            UserWarning,
+            stacklevel=2,
+        )
+    coords = []
+    for n, m in zip(s.x.shape, out_shape):
+        num, div = (n, m) if grid_mode else (n - 1, m - 1)
+        ratio = num / div if div != 0 else 1.0
+        k = np.arange(m, dtype=np.float64)
+        coords.append((k + 0.5) * ratio - 0.5 if grid_mode else k * ratio)
+    return s.finish(_separable(s, coords, out_shape))
+
+
+def _matrix(fn: str, matrix: Any, ndim: int, offset: Any, out_ndim: int | None):
+    """scipy's reading of ``matrix`` and ``offset``: ``("diagonal", d, offset)`` or
+    ``("full", m, offset)``, each concrete (float64 NumPy) or traced."""
+    if isinstance(matrix, (str, bytes)) or matrix is None:
+        raise TypeError(f"{fn}: matrix must be an array of numbers; got {matrix!r}.")
+    concrete = _concrete_float64(matrix)
+    m = concrete if concrete is not None else jnp.asarray(matrix)
+    if concrete is None and (
+        jnp.issubdtype(m.dtype, jnp.complexfloating) or not jnp.issubdtype(m.dtype, jnp.number)
+    ):
+        raise TypeError(f"{fn}: matrix must be real; got dtype {m.dtype}.")
+    shape = tuple(m.shape)
+    if len(shape) == 2 and shape[1] == ndim + 1 and shape[0] in (ndim, ndim + 1):
+        if shape[0] == ndim + 1 and concrete is not None:
+            expected = np.zeros(ndim + 1)
+            expected[-1] = 1
+            if not np.array_equal(concrete[ndim], expected):
+                raise ValueError(
+                    f"{fn}: matrix of shape {shape} is homogeneous and its bottom row must "
+                    f"be {expected.tolist()}; got {concrete[ndim].tolist()}."
+                )
+        offset = m[:ndim, ndim]
+        m = m[:ndim, :ndim]
+        return "full", m, offset
+    if len(shape) == 1 and shape == (ndim,):
+        return "diagonal", m, _per_axis(fn, "offset", offset, ndim)
+    if len(shape) == 2 and shape[0] == ndim and (out_ndim is None or shape[1] == out_ndim):
+        return "full", m, _per_axis(fn, "offset", offset, ndim)
+    raise ValueError(
+        f"{fn}: matrix must have shape (ndim,), (ndim, ndim), (ndim, ndim + 1) or "
+        f"(ndim + 1, ndim + 1) for an input of ndim = {ndim} axes"
+        + (f" and an output of {out_ndim}" if out_ndim not in (None, ndim) else "")
+        + f"; got shape {shape}."
+    )
+
+
+def _grid(shape: tuple[int, ...], dtype) -> jax.Array:
+    """The output's indices, ``(len(shape), prod(shape))``, in ``dtype``."""
+    axes = [lax.broadcasted_iota(dtype, shape, a).reshape(-1) for a in range(len(shape))]
+    return jnp.stack(axes)
+
+
+def _gather(s: _Setup, coords, out_shape):
+    """``map_coordinates``' gather at ``coords`` (``(ndim, points)``, real dtype)."""
+    value = _map._interpolate(s.x, coords.astype(s.real), s.order, s.spec, s.cval, s.prefilter)
+    return value.reshape(out_shape)
+
+
+def affine_transform(
+    input: ArrayLike,
+    matrix: ArrayLike,
+    offset: ArrayLike = 0.0,
+    output_shape: Sequence[int] | None = None,
+    output: Any = None,
+    order: int = 3,
+    mode: str = "constant",
+    cval: ArrayLike = 0.0,
+    prefilter: bool = True,
+) -> jax.Array:
+    """The input read at ``matrix @ o + offset`` for each output index ``o``, as
+    ``scipy.ndimage.affine_transform``.
+
+    ``matrix`` maps output coordinates to input coordinates ("pull" resampling): of
+    shape ``(ndim, ndim)`` (or ``(ndim, output ndim)``), ``(ndim,)`` (a diagonal,
+    separable: axis by axis as ``zoom`` and ``shift``), ``(ndim, ndim + 1)`` or
+    ``(ndim + 1, ndim + 1)`` (homogeneous: its last column is the offset and
+    ``offset`` is not read; the bottom row must be ``[0, ..., 0, 1]``, checked when
+    the matrix is concrete). A full matrix reads each output point through
+    ``map_coordinates``' gather, its coordinates computed in the spline's dtype (scipy
+    computes them in float64: with float32, points past about 1000 differ from
+    scipy's by float32's rounding of the coordinate, below 1e-4 of a sample).
+    ``matrix``, ``offset`` and ``cval`` may be traced and are differentiated.
+
+    Args:
+      input: the array, of any numeric dtype (complex: real and imaginary parts).
+      matrix: the output-to-input matrix (above).
+      offset: a number for every axis, or one per axis.
+      output_shape: the output's shape (static); default the input's.
+      output: None (the input's dtype) or a dtype; integers round as scipy's.
+      order: the spline order, 0 to 5.
+      mode: one of scipy's interpolation modes (``map_coordinates``).
+      cval: the value outside the grid in the constant modes.
+      prefilter: whether ``input`` is prefiltered (orders above 1).
+
+    Returns:
+      The transformed array, of ``output_shape``.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> from jaxpad.scipy.ndimage import affine_transform
+      >>> a = jnp.arange(9.0).reshape(3, 3)
+      >>> affine_transform(a, jnp.array([[0.0, 1.0], [1.0, 0.0]]), order=1)
+      Array([[0., 3., 6.],
+             [1., 4., 7.],
+             [2., 5., 8.]], dtype=float32)
+    """
+    s = _Setup(_args.PREFIX + "affine_transform", input, output, order, mode, cval, prefilter)
+    ndim = s.x.ndim
+    out_shape = (
+        s.x.shape if output_shape is None else _check_shape(s.fn, "output_shape", output_shape)
+    )
+    kind, m, off = _matrix(s.fn, matrix, ndim, offset, len(out_shape))
+    zoom_shift = kind == "diagonal"
+    if kind == "diagonal" and len(out_shape) != ndim:
+        raise ValueError(
+            f"{s.fn}: a diagonal matrix (shape ({ndim},)) needs output_shape of {ndim} axes; "
+            f"got {tuple(out_shape)}."
+        )
+    if (
+        kind == "full"
+        and isinstance(m, np.ndarray)
+        and m.shape[0] == m.shape[1] == len(out_shape)
+        and np.count_nonzero(m - np.diag(np.diag(m))) == 0
+    ):
+        kind, m = "diagonal", np.diag(m).copy()
+        if isinstance(off, np.ndarray):
+            off = off.copy()
+    if kind == "diagonal":
+        return s.finish(_diagonal(s, m, off, out_shape, zoom_shift))
+    coords = _affine_coordinates(m, off, out_shape, s.real)
+    return s.finish(_gather(s, coords, out_shape))
+
+
+def _affine_coordinates(m, off, out_shape, dtype):
+    """``m @ o + off`` for every output index ``o``, summed in scipy's order (the
+    offset, then one column at a time), so that a point scipy puts exactly on an edge
+    lands there too."""
+    grid = _grid(out_shape, dtype)
+    m = jnp.asarray(m).astype(dtype)
+    coords = jnp.broadcast_to(jnp.asarray(off).astype(dtype)[:, None], (m.shape[0], grid.shape[1]))
+    for col in range(m.shape[1]):
+        coords = coords + m[:, col : col + 1] * grid[col]
+    return coords
+
+
+def _diagonal(s: _Setup, d, off, out_shape, zoom_shift: bool):
+    coords = []
+    for axis, n_out in enumerate(out_shape):
+        if _finite_concrete(d) and _finite_concrete(off) and d[axis] != 0:
+            k = np.arange(n_out, dtype=np.float64)
+            if zoom_shift:  # scipy's NI_ZoomShift arithmetic for a (ndim,) matrix
+                coords.append((k + off[axis] / d[axis]) * d[axis])
+            else:  # NI_GeometricTransform's for a diagonal (ndim, ndim) one
+                coords.append(off[axis] + k * d[axis])
+        else:
+            kj = jnp.arange(n_out, dtype=s.real)
+            da = jnp.asarray(d[axis]).astype(s.real)
+            oa = jnp.asarray(off[axis]).astype(s.real)
+            coords.append(kj * da + oa)
+    return _separable(s, coords, out_shape)
+
+
+def _cosdg_sindg(angle: float) -> tuple[float, float]:
+    """``cos`` and ``sin`` of ``angle`` degrees, exact at multiples of 90 (as scipy's
+    ``special.cosdg`` / ``sindg``)."""
+    quarter = angle / 90.0
+    if float(quarter).is_integer():
+        k = int(quarter) % 4
+        return (1.0, 0.0, -1.0, 0.0)[k], (0.0, 1.0, 0.0, -1.0)[k]
+    rad = math.radians(angle)
+    return math.cos(rad), math.sin(rad)
+
+
+def rotate(
+    input: ArrayLike,
+    angle: ArrayLike,
+    axes: Sequence[int] = (1, 0),
+    reshape: bool = True,
+    output: Any = None,
+    order: int = 3,
+    mode: str = "constant",
+    cval: ArrayLike = 0.0,
+    prefilter: bool = True,
+) -> jax.Array:
+    """The input rotated by ``angle`` degrees in the plane of ``axes``, as
+    ``scipy.ndimage.rotate``.
+
+    About the centre of the plane, through ``affine_transform``'s gather; an input of
+    more than two axes is rotated plane by plane (prefiltered along the plane's axes
+    only, as scipy's). ``reshape=True`` enlarges the plane to hold the whole rotated
+    input, so then ``angle`` must be concrete; with ``reshape=False`` it may be
+    traced and differentiated.
+
+    Args:
+      input: the array, of at least two axes (complex: real and imaginary parts).
+      angle: the rotation in degrees.
+      axes: the two axes of the plane of rotation.
+      reshape: whether the output's plane grows to hold the whole rotated input.
+      output: None (the input's dtype) or a dtype; integers round as scipy's.
+      order: the spline order, 0 to 5.
+      mode: one of scipy's interpolation modes (``map_coordinates``).
+      cval: the value outside the grid in the constant modes.
+      prefilter: whether ``input`` is prefiltered (orders above 1).
+
+    Returns:
+      The rotated array.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> from jaxpad.scipy.ndimage import rotate
+      >>> rotate(jnp.arange(6.0).reshape(2, 3), 90, order=1)
+      Array([[2., 5.],
+             [1., 4.],
+             [0., 3.]], dtype=float32)
+    """
+    fn = _args.PREFIX + "rotate"
+    s = _Setup(fn, input, output, order, mode, cval, prefilter)
+    ndim = s.x.ndim
+    if ndim < 2:
+        raise ValueError(f"{fn}: input must have at least two axes; got shape {s.x.shape}.")
+    try:
+        plane = list(axes)
+    except TypeError as error:
+        raise TypeError(f"{fn}: axes must be a pair of ints; got {axes!r}.") from error
+    if len(plane) != 2 or not all(
+        isinstance(a, numbers.Integral) and not isinstance(a, (bool, np.bool_)) for a in plane
+    ):
+        raise ValueError(f"{fn}: axes must be a pair of ints; got {axes!r}.")
+    plane = [int(a) + ndim if int(a) < 0 else int(a) for a in plane]
+    if not all(0 <= a < ndim for a in plane) or plane[0] == plane[1]:
+        raise ValueError(
+            f"{fn}: axes must name two different axes of an input of {ndim} axes; got {axes!r}."
+        )
+    if not isinstance(reshape, (bool, np.bool_)):
+        raise TypeError(f"{fn}: reshape must be a bool; got {reshape!r}.")
+    plane.sort()
+    concrete = _concrete_float64(angle)
+    if concrete is not None and concrete.ndim != 0:
+        raise ValueError(f"{fn}: angle must be a scalar; got {angle!r}.")
+    in_plane = np.array([s.x.shape[a] for a in plane])
+    if concrete is not None:
+        c, sn = _cosdg_sindg(float(concrete))
+        rot = np.array([[c, sn], [-sn, c]])
+        if reshape:
+            iy, ix = in_plane
+            bounds = rot @ np.array([[0, 0, iy, iy], [0, ix, 0, ix]])
+            out_plane = (np.ptp(bounds, axis=1) + 0.5).astype(int)
+        else:
+            out_plane = in_plane
+        offset = (in_plane - 1) / 2 - rot @ ((out_plane - 1) / 2)
+        rot_j: Any = rot
+        off_j = offset
+    else:
+        if reshape:
+            raise TypeError(
+                f"{fn}: angle must be concrete with reshape=True (it decides the output's "
+                f"shape); got a traced array of shape {tuple(jnp.shape(angle))} and dtype "
+                f"{jnp.asarray(angle).dtype}. Pass reshape=False."
+            )
+        a = jnp.deg2rad(jnp.asarray(angle).astype(s.real))
+        cj, sj = jnp.cos(a), jnp.sin(a)
+        rot_j = jnp.stack([jnp.stack([cj, sj]), jnp.stack([-sj, cj])])
+        out_plane = in_plane
+        off_j = (in_plane - 1) / 2 - rot_j @ ((out_plane - 1) / 2).astype(s.real)
+    out_plane_t = tuple(int(d) for d in out_plane)
+    if any(d < 1 for d in out_plane_t):
+        raise ValueError(f"{fn}: the rotated plane is empty: shape {out_plane_t}.")
+
+    def one_plane(x2):
+        sub = _Setup.__new__(_Setup)
+        sub.__dict__.update(s.__dict__)
+        sub.x = x2
+        if isinstance(rot_j, np.ndarray) and np.count_nonzero(rot_j - np.diag(np.diag(rot_j))) == 0:
+            return _diagonal(sub, np.diag(rot_j).copy(), np.asarray(off_j), out_plane_t, False)
+        coords = _affine_coordinates(rot_j, off_j, out_plane_t, s.real)
+        return _gather(sub, coords, out_plane_t)
+
+    rest = [a for a in range(ndim) if a not in plane]
+    x = jnp.moveaxis(s.x, plane, [ndim - 2, ndim - 1])
+    batch = x.shape[:-2]
+    x = x.reshape((-1,) + x.shape[-2:])
+    y = jax.vmap(one_plane)(x) if x.shape[0] != 1 else one_plane(x[0])[None]
+    y = y.reshape(batch + out_plane_t)
+    y = jnp.moveaxis(y, [ndim - 2, ndim - 1], plane)
+    del rest
+    return s.finish(y)
+
+
+def geometric_transform(
+    input: ArrayLike,
+    mapping: Callable[..., Any],
+    output_shape: Sequence[int] | None = None,
+    output: Any = None,
+    order: int = 3,
+    mode: str = "constant",
+    cval: ArrayLike = 0.0,
+    prefilter: bool = True,
+    extra_arguments: Sequence[Any] = (),
+    extra_keywords: dict[str, Any] | None = None,
+) -> jax.Array:
+    """The input read at ``mapping(o)`` for each output index ``o``, as
+    ``scipy.ndimage.geometric_transform``.
+
+    ``mapping(o, *extra_arguments, **extra_keywords)`` takes a tuple of the output
+    point's indices (int32 scalars) and returns a sequence of ``input.ndim``
+    coordinates, as scipy's; here it is a JAX function, called once under ``vmap``
+    over every output point, so it must use ``jax.numpy`` (no Python branching on the
+    indices) and may close over traced, differentiable parameters. The points are read
+    through ``map_coordinates``' gather.
+
+    Args:
+      input: the array, of any numeric dtype (complex: real and imaginary parts).
+      mapping: the output-to-input coordinate map (above).
+      output_shape: the output's shape (static); default the input's.
+      output: None (the input's dtype) or a dtype; integers round as scipy's.
+      order: the spline order, 0 to 5.
+      mode: one of scipy's interpolation modes (``map_coordinates``).
+      cval: the value outside the grid in the constant modes.
+      prefilter: whether ``input`` is prefiltered (orders above 1).
+      extra_arguments: more positional arguments for ``mapping``.
+      extra_keywords: keyword arguments for ``mapping``.
+
+    Returns:
+      The transformed array, of ``output_shape``.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> from jaxpad.scipy.ndimage import geometric_transform
+      >>> geometric_transform(jnp.arange(5.0), lambda o: (o[0] - 3,), mode="nearest", order=1)
+      Array([0., 0., 0., 0., 1.], dtype=float32)
+    """
+    fn = _args.PREFIX + "geometric_transform"
+    s = _Setup(fn, input, output, order, mode, cval, prefilter)
+    if not callable(mapping):
+        raise TypeError(f"{fn}: mapping must be a callable; got {mapping!r}.")
+    out_shape = (
+        s.x.shape if output_shape is None else _check_shape(fn, "output_shape", output_shape)
+    )
+    kwargs = dict(extra_keywords or {})
+    grid = _grid(out_shape, jnp.int32)
+
+    def point(o):
+        result = mapping(tuple(o[i] for i in range(len(out_shape))), *extra_arguments, **kwargs)
+        try:
+            values = [jnp.asarray(v) for v in result]
+        except TypeError as error:
+            raise TypeError(
+                f"{fn}: mapping must return a sequence of {s.x.ndim} coordinates; got {result!r}."
+            ) from error
+        if len(values) != s.x.ndim or any(v.shape != () for v in values):
+            raise ValueError(
+                f"{fn}: mapping must return {s.x.ndim} scalar coordinates (one per axis of "
+                f"input) for each output point; got {len(values)} of shapes "
+                f"{[v.shape for v in values]}."
+            )
+        return jnp.stack([v.astype(s.real) for v in values])
+
+    coords = jax.vmap(point, in_axes=1, out_axes=1)(grid)
+    return s.finish(_gather(s, coords, out_shape))

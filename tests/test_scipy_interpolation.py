@@ -1,0 +1,385 @@
+"""jaxpad.scipy.ndimage's spline interpolation (map_coordinates, spline_filter1d,
+spline_filter) against scipy.ndimage itself: every order and mode, 1-3-D, coordinates
+inside, on and far outside the grid, float32 and float64, complex and integer outputs;
+gradients by check_grads and finite differences; eager, jit and vmap equal."""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+from jaxpad.scipy import ndimage
+from jaxpad.scipy._interpolation import _spline
+from tests.compat import enable_x64
+
+sn = pytest.importorskip("scipy.ndimage")
+
+MODES = [
+    "constant",
+    "grid-constant",
+    "nearest",
+    "mirror",
+    "reflect",
+    "grid-mirror",
+    "wrap",
+    "grid-wrap",
+]
+ORDERS = list(range(6))
+# scipy 1.17's prefilter in reflect/grid-mirror starts its causal pass from a sum
+# that aliases on lines shorter than about 2 / log10(1 / |pole|) periods (scipy PR
+# #24615, after 1.17); jaxpad's coefficients are the exact ones, so those modes are
+# compared on lines of at least this many samples (scipy's error there: pole ** 2n,
+# 2e-11 at order 4 on lines of 12).
+_REFLECT_MIN = 12
+_REFLECT_MIN_FLOAT64 = 20
+
+
+@functools.cache
+def _jitted(order, mode, prefilter=True, output=None):
+    def f(x, c, cval):
+        return ndimage.map_coordinates(
+            x, c, order=order, mode=mode, cval=cval, prefilter=prefilter, output=output
+        )
+
+    return jax.jit(f)
+
+
+def _jit(function, **static):
+    """The public function jitted with its static arguments bound: one compile per case
+    (eager dispatch compiles each of the prefilter's and the taps' many ops apart)."""
+    return jax.jit(functools.partial(function, **static))
+
+
+def _shape(rng, ndim, mode, order, reflect_min=_REFLECT_MIN):
+    low = reflect_min if mode in ("reflect", "grid-mirror") and order > 1 else 1
+    return tuple(int(n) for n in rng.integers(low, low + 9, ndim))
+
+
+def _coordinates(rng, shape, points):
+    """Inside, on the grid's points and half points, at the edges, and far outside."""
+    rows = []
+    for n in shape:
+        parts = [
+            rng.uniform(-0.5, n - 0.5, points),
+            rng.integers(-2 * n - 2, 3 * n + 2, points) / 2.0,
+            rng.uniform(-4 * n - 9, 5 * n + 9, points),
+            np.array([0.0, n - 1.0, -0.5, n - 0.5, -1.0, float(n), -1e-7, n - 1 + 1e-6]),
+        ]
+        rows.append(np.concatenate([p[rng.permutation(len(p))] for p in parts]))
+    size = min(len(r) for r in rows)
+    return np.stack([r[:size] for r in rows])
+
+
+def _range(x):
+    return float(np.ptp(x)) or 1.0
+
+
+@pytest.mark.subsample(0.1, all_keep=0.1)
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("mode", MODES)
+def test_map_coordinates_float32(mode, order, ndim):
+    rng = np.random.default_rng([ORDERS.index(order), MODES.index(mode), ndim])
+    shape = _shape(rng, ndim, mode, order)
+    x = rng.standard_normal(shape).astype(np.float32)
+    c = _coordinates(rng, shape, 12).astype(np.float32)
+    want = sn.map_coordinates(
+        x.astype(np.float64), c.astype(np.float64), order=order, mode=mode, cval=0.7
+    )
+    got = _jitted(order, mode)(x, c, 0.7)
+    assert got.dtype == np.float32
+    # Random samples are the prefilter's worst case (its coefficients reach 7.5x the
+    # range per axis at order 5); smooth images stay within 1e-6 of the range.
+    tol = (1e-6 if order < 4 else 2e-6 if order < 5 else 5e-6) * _range(x)
+    np.testing.assert_allclose(got, want, rtol=0, atol=tol)
+
+
+@pytest.mark.subsample(0.1, all_keep=0.1)
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("mode", MODES)
+def test_map_coordinates_float64(mode, order, ndim):
+    rng = np.random.default_rng([ORDERS.index(order), MODES.index(mode), ndim, 64])
+    shape = _shape(rng, ndim, mode, order, _REFLECT_MIN_FLOAT64)
+    x = rng.standard_normal(shape)
+    c = _coordinates(rng, shape, 12)
+    want = sn.map_coordinates(x, c, order=order, mode=mode, cval=-1.5)
+    with enable_x64(True):
+        got = _jitted(order, mode)(x, c, -1.5)
+        assert got.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * _range(x))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_smooth_image_float32_within_1e6_of_range(mode):
+    """The target: float32 within 1e-6 of the input's range, every order, on a smooth
+    image (a random warp inside and around the grid)."""
+    rng = np.random.default_rng(MODES.index(mode))
+    i, j = np.meshgrid(np.arange(24), np.arange(20), indexing="ij")
+    x = (np.sin(i / 3.0) * np.cos(j / 4.0) + 0.1 * i).astype(np.float32)
+    c = (np.stack([i, j]) + rng.uniform(-3, 3, (2, 24, 20))).astype(np.float32)
+    for order in ORDERS:
+        want = sn.map_coordinates(
+            x.astype(np.float64), c.astype(np.float64), order=order, mode=mode
+        )
+        got = _jitted(order, mode)(x, c, 0.0)
+        np.testing.assert_allclose(
+            got, want, rtol=0, atol=1e-6 * _range(x), err_msg=f"order {order}"
+        )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_far_and_nonfinite_coordinates(mode):
+    """Coordinates far outside follow the mode's arithmetic (1e30 wraps without
+    overflow); nan gives cval where scipy's comparisons do, nan where scipy's result
+    is undefined; inf gives cval in constant and nan elsewhere."""
+    x = np.arange(1.0, 8.0, dtype=np.float32)
+    n = len(x)
+    period = {
+        "mirror": 2 * n - 2,
+        "reflect": 2 * n,
+        "grid-mirror": 2 * n,
+        "grid-wrap": n,
+        "wrap": n - 1,
+    }
+    for order in (0, 1, 3, 5):
+        f = _jitted(order, mode)
+        if mode in period:
+            p = period[mode]
+            # 1e30 is a multiple of 2**k: its remainder by the period, exactly
+            far = np.float32(1e30)
+            rem = float(np.fmod(np.float64(far), p))
+            near = np.float32(rem if rem <= n - 1 else rem - p)
+            got = f(x, np.array([[far, 3 * p + 2.25]], np.float32), -5.0)
+            want = sn.map_coordinates(
+                x.astype(np.float64), [[near, 2.25]], order=order, mode=mode, cval=-5.0
+            )
+            np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * n)
+        got = np.asarray(f(x, np.array([[np.nan, np.inf, -np.inf, 2.5]], np.float32), -5.0))
+        want_last = sn.map_coordinates(
+            x.astype(np.float64), [[2.5]], order=order, mode=mode, cval=-5.0
+        )
+        np.testing.assert_allclose(got[3], want_last[0], rtol=1e-6)
+        if mode == "constant":
+            np.testing.assert_array_equal(got[:3], [-5.0] * 3)
+        elif mode in ("nearest", "grid-constant"):
+            assert np.isnan(got[:3]).all()
+        else:
+            assert got[0] == -5.0 and np.isnan(got[1:3]).all()
+    # a nan on one axis of a 2-D point reads nothing else
+    x2 = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    got = _jitted(3, mode)(x2, np.array([[np.nan, 1.0], [1.0, 1.5]], np.float32), 0.0)
+    assert np.isfinite(got[1])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_spline_filter(mode):
+    rng = np.random.default_rng(MODES.index(mode))
+    x = rng.standard_normal((_REFLECT_MIN_FLOAT64 + 1, _REFLECT_MIN_FLOAT64 + 3))
+    with enable_x64(True):
+        for order in range(2, 6):
+            np.testing.assert_allclose(
+                _jit(ndimage.spline_filter, order=order, mode=mode)(x),
+                sn.spline_filter(x, order, mode=mode),
+                rtol=0,
+                atol=1e-11,  # coefficients reach 50 at order 5 in 2-D
+            )
+            for axis in (0, -1):
+                np.testing.assert_allclose(
+                    _jit(ndimage.spline_filter1d, order=order, axis=axis, mode=mode)(x),
+                    sn.spline_filter1d(x, order, axis=axis, mode=mode),
+                    rtol=0,
+                    atol=1e-11,  # coefficients reach 50 at order 5 in 2-D
+                )
+    got = _jit(ndimage.spline_filter, order=5, mode=mode)(x.astype(np.float32))
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, sn.spline_filter(x, 5, mode=mode), rtol=0, atol=3e-6 * 7.5**2)
+
+
+def test_spline_filter_short_lines_and_orders_0_1():
+    x = np.array([[1.0, 2.0, 4.0]])
+    with enable_x64(True):
+        # lines of one sample stay, as scipy's (NI_SplineFilter1D: len > 1)
+        np.testing.assert_allclose(ndimage.spline_filter(x, 3), sn.spline_filter(x, 3), atol=1e-12)
+        for n in (2, 3, 5):
+            y = np.arange(float(n)) ** 2
+            for mode in ("mirror", "grid-wrap", "wrap", "constant"):
+                np.testing.assert_allclose(
+                    ndimage.spline_filter1d(y, 5, mode=mode),
+                    sn.spline_filter1d(y, 5, mode=mode),
+                    atol=1e-12,
+                )
+        for order in (0, 1):
+            np.testing.assert_array_equal(ndimage.spline_filter1d(x, order), x)
+            np.testing.assert_array_equal(ndimage.spline_filter(x, order), x)
+
+
+def test_fir_taps_reach_the_dtype_rounding():
+    """The dropped taps sum below half the dtype's epsilon; one tap fewer would not."""
+    for order in range(2, 6):
+        for dtype in ("float32", "float64"):
+            taps = _spline.fir_taps(order, dtype)
+            longer = _spline.fir_taps(order, "float64") if dtype == "float32" else None
+            eps = np.finfo(dtype).eps
+            if longer is not None:
+                assert 2 * np.abs(longer[len(taps) :]).sum() < eps * 1.01
+                assert 2 * np.abs(longer[len(taps) - 1 :]).sum() > eps / 2
+
+
+# bool is left out: scipy stores (npy_bool)t, a C cast to unsigned char that truncates
+# (0.5 -> False) and is undefined past 255; jaxpad stores t != 0.
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32])
+def test_integer_outputs_round_as_scipy(dtype):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-300, 300, (9, 8))
+    c = _coordinates(rng, x.shape, 10)
+    with enable_x64(True):
+        for order in (0, 1, 3):
+            want = sn.map_coordinates(x, c, order=order, mode="mirror", output=dtype)
+            got = _jit(ndimage.map_coordinates, order=order, mode="mirror", output=dtype)(x, c)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+    # halves round away from zero, past the range saturate
+    x = np.array([-2.5, -0.5, 0.5, 1.5, 2.5, 1e6, -1e6], np.float32)
+    c = np.arange(7, dtype=np.float32)[None]
+    for out in (np.int8, np.uint8, np.int32):
+        want = sn.map_coordinates(x.astype(np.float64), c.astype(np.float64), order=1, output=out)
+        np.testing.assert_array_equal(ndimage.map_coordinates(x, c, order=1, output=out), want)
+
+
+def test_integer_input_and_complex():
+    rng = np.random.default_rng(5)
+    xi = rng.integers(0, 255, (14, 13)).astype(np.uint8)
+    c = _coordinates(rng, xi.shape, 10)
+    with enable_x64(True):
+        for mode in ("nearest", "wrap"):
+            want = sn.map_coordinates(xi, c, order=3, mode=mode)
+            got = _jit(ndimage.map_coordinates, order=3, mode=mode)(xi, c)
+            assert got.dtype == np.uint8
+            np.testing.assert_array_equal(got, want)
+        xc = rng.standard_normal((13, 14)) + 1j * rng.standard_normal((13, 14))
+        for mode in ("constant", "grid-constant", "grid-wrap"):
+            want = sn.map_coordinates(xc, c, order=3, mode=mode, cval=0.5 - 2j)
+            got = _jit(ndimage.map_coordinates, order=3, mode=mode, cval=0.5 - 2j)(xc, c)
+            assert got.dtype == np.complex128
+            np.testing.assert_allclose(got, want, atol=1e-12)
+    got = ndimage.map_coordinates(
+        xc.astype(np.complex64), c.astype(np.float32), order=2, mode="mirror"
+    )
+    assert got.dtype == np.complex64
+    want = sn.map_coordinates(xc, c, order=2, mode="mirror")
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_prefilter_false_reads_the_coefficients():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((12, 13))
+    c = _coordinates(rng, x.shape, 8)
+    with enable_x64(True):
+        for mode in ("nearest", "grid-constant", "mirror", "wrap"):
+            want = sn.map_coordinates(x, c, order=3, mode=mode, prefilter=False, cval=2.0)
+            got = _jit(ndimage.map_coordinates, order=3, mode=mode, prefilter=False, cval=2.0)(x, c)
+            np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_eager_jit_vmap_agree():
+    rng = np.random.default_rng(7)
+    xs = rng.standard_normal((3, 10, 11)).astype(np.float32)
+    cs = rng.uniform(-3, 14, (3, 2, 5, 4)).astype(np.float32)
+    f = functools.partial(ndimage.map_coordinates, order=3, mode="reflect")
+    eager = np.stack([f(x, c) for x, c in zip(xs, cs)])
+    np.testing.assert_allclose(jax.jit(jax.vmap(f))(xs, cs), eager, atol=1e-6)
+    # over images with one coordinate set, and over coordinate sets on one image
+    np.testing.assert_allclose(
+        jax.vmap(f, (0, None))(xs, cs[0]), np.stack([f(x, cs[0]) for x in xs]), atol=1e-6
+    )
+    np.testing.assert_allclose(
+        jax.vmap(f, (None, 0))(xs[0], cs), np.stack([f(xs[0], c) for c in cs]), atol=1e-6
+    )
+
+
+# -- derivatives --------------------------------------------------------------------
+
+
+@pytest.mark.subsample(0.1, all_keep=0.1)
+@pytest.mark.parametrize("order", [3, 4, 5])
+@pytest.mark.parametrize("mode", MODES)
+def test_check_grads_order_2(mode, order):
+    rng = np.random.default_rng([order, MODES.index(mode)])
+    with enable_x64(True):
+        # 2-D at order 3 (the tensor product's cross derivatives), lines at orders 4-5
+        # (the modes act axis by axis; 36 taps' order-2 programs took 15 s a case)
+        shape = (4, 5) if order == 3 else (6,)
+        x = jnp.asarray(rng.standard_normal(shape))
+        # away from the kinks of the mode (the edges of constant, wrap's jump, the
+        # folds of the mirrors): inside the grid, off the sample points
+        c = jnp.asarray(rng.uniform(0.2, 2.8, (len(shape), 5)) + 0.013)
+        cval = jnp.asarray(0.4)
+        # On the coefficients (prefilter=False): the order-2 programs through the
+        # float64 prefilter (up to 46 taps a side) took a minute each to compile; the
+        # prefilter is linear in x, and its derivative is the adjoint test's below.
+        f = jax.jit(
+            lambda x, c, v: ndimage.map_coordinates(
+                x, c, order=order, mode=mode, cval=v, prefilter=False
+            )
+        )
+        check_grads(f, (x, c, cval), order=2, modes=("fwd", "rev"))
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_check_grads_low_orders(order):
+    rng = np.random.default_rng(order)
+    with enable_x64(True):
+        x = jnp.asarray(rng.standard_normal((5, 6)))
+        c = jnp.asarray(rng.uniform(0.2, 3.8, (2, 7)) + 0.013)
+        f = _jit(ndimage.map_coordinates, order=order, mode="mirror")
+        check_grads(f, (x, c), order=1, modes=("fwd", "rev"), eps=1e-4)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_coordinate_gradient_beyond_the_edge(mode):
+    """The coordinate gradient is the spline's derivative at and beyond the edge too
+    (central differences, points away from the kinks)."""
+    rng = np.random.default_rng(MODES.index(mode) + 40)
+    with enable_x64(True):
+        x = jnp.asarray(rng.standard_normal(14))
+        pts = np.array([-7.3, -2.61, -0.77, 3.3, 12.21, 13.6, 15.7, 30.1])
+        f = _jit(ndimage.map_coordinates, order=3, mode=mode, cval=0.3)
+        g = jax.jit(jax.vmap(jax.grad(lambda p: f(x, p[None, None])[0])))(jnp.asarray(pts))
+        h = 1e-6
+        fd = (f(x, (pts + h)[None]) - f(x, (pts - h)[None])) / (2 * h)
+        np.testing.assert_allclose(g, fd, atol=1e-6)
+
+
+def test_jacfwd_and_input_gradient_is_the_adjoint():
+    """jacfwd over the input is the linear map itself: column k is the map of e_k."""
+    rng = np.random.default_rng(9)
+    with enable_x64(True):
+        x = jnp.asarray(rng.standard_normal((6, 5)))
+        c = jnp.asarray(rng.uniform(-3, 9, (2, 4)))
+        f = functools.partial(ndimage.map_coordinates, order=5, mode="grid-wrap")
+        jac = jax.jit(jax.jacfwd(f))(x, c).reshape(4, -1)
+        eye = np.eye(30).reshape(30, 6, 5)
+        cols = np.stack(
+            [sn.map_coordinates(e, np.asarray(c), order=5, mode="grid-wrap") for e in eye], 1
+        )
+        np.testing.assert_allclose(jac, cols, atol=1e-12)
+        vjp = jax.vjp(lambda x: f(x, c), x)[1](jnp.ones(4))[0]
+        np.testing.assert_allclose(vjp.ravel(), cols.sum(0), atol=1e-12)
+        jc = jax.jit(jax.jacfwd(f, argnums=1))(x, c)
+        assert jc.shape == (4, 2, 4)
+
+
+def test_cval_gradient():
+    x = jnp.arange(12.0).reshape(3, 4)
+    c = jnp.array([[0.5, -2.0, 1.0], [0.5, 1.0, 9.0]])
+    for mode in ("constant", "grid-constant"):
+        g = jax.grad(lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum())(1.0)
+        eps = 1e-2
+        f = lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum()  # noqa: E731
+        np.testing.assert_allclose(g, (f(1.0 + eps) - f(1.0 - eps)) / (2 * eps), rtol=1e-3)

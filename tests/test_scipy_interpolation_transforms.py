@@ -1,0 +1,347 @@
+"""jaxpad.scipy.ndimage's shift, zoom, rotate, affine_transform and geometric_transform
+against scipy.ndimage itself: every order and mode, concrete parameters (the static
+slice plans) and traced ones (the take / gather forms), float64 and float32, integer
+and complex outputs; gradients by check_grads and against scipy's finite differences;
+eager, jit and vmap equal."""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+from jaxpad.scipy import ndimage
+from jaxpad.scipy._interpolation import _transforms
+from tests.compat import enable_x64
+
+sn = pytest.importorskip("scipy.ndimage")
+
+MODES = [
+    "constant",
+    "grid-constant",
+    "nearest",
+    "mirror",
+    "reflect",
+    "grid-mirror",
+    "wrap",
+    "grid-wrap",
+]
+ORDERS = list(range(6))
+
+# (name, jaxpad call, scipy call) on a 2-D input; scipy 1.17's reflect prefilter
+# aliases on lines shorter than ~12 (see test_scipy_interpolation.py), so 13 x 16.
+SHAPE = (13, 16)
+CASES = {
+    "shift": lambda m, x, **k: m.shift(x, (2.3, -40.7), **k),
+    "shift_int": lambda m, x, **k: m.shift(x, (3, -1), **k),
+    "zoom_2": lambda m, x, **k: m.zoom(x, 2, **k),
+    "zoom_mixed": lambda m, x, **k: m.zoom(x, (0.4, 1.37), **k),
+    "zoom_grid": lambda m, x, **k: m.zoom(x, (2, 0.5), grid_mode=True, **k),
+    "rotate_30": lambda m, x, **k: m.rotate(x, 30, **k),
+    "rotate_90_keep": lambda m, x, **k: m.rotate(x, -90, reshape=False, **k),
+    "affine_full": lambda m, x, **k: m.affine_transform(
+        x, [[1.1, 0.3], [-0.2, 0.9]], offset=(-3, 2), output_shape=(15, 11), **k
+    ),
+    "affine_diagonal": lambda m, x, **k: m.affine_transform(x, [1.3, -0.7], offset=(-3, 20), **k),
+    "affine_homogeneous": lambda m, x, **k: m.affine_transform(
+        x, [[0.9, 0.2, 1.5], [0.1, 1.2, -2.0], [0, 0, 1]], **k
+    ),
+    "geometric": lambda m, x, **k: m.geometric_transform(
+        x, lambda o: (o[0] * 0.7 - 1.2, o[1] + 0.3 * o[0] - 4), **k
+    ),
+}
+
+
+# computed per output point in the spline's dtype (float32 here), then gathered
+GATHERED = ("rotate_30", "affine_full", "affine_homogeneous", "geometric")
+
+
+def _pair(name, x, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zoom_grid's constant / wrap mode warning
+        ours = jax.jit(lambda a: CASES[name](ndimage, a, **kwargs))(x)
+        theirs = CASES[name](sn, np.asarray(x), **kwargs)
+    return np.asarray(ours), theirs
+
+
+@pytest.mark.subsample(0.08, all_keep=0.1)
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("mode", MODES)
+def test_against_scipy_float64(name, order, mode):
+    x = np.random.default_rng(0).standard_normal(SHAPE)
+    with enable_x64(True):
+        ours, theirs = _pair(name, x, order=order, mode=mode, cval=1.5)
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    # the gather forms' coordinates are summed in scipy's order; the rest is scipy's
+    # arithmetic but for the spline's summation order (and the prefilter's FIR, which
+    # scipy 1.17's reflect recursion matches to ~5e-10 on these short lines)
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9)
+
+
+@pytest.mark.subsample(0.08, all_keep=0.1)
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("mode", MODES)
+def test_against_scipy_float32(request, name, order, mode):
+    if name == "affine_full" and mode == "grid-constant" and order in (3, 4):
+        # An open bug: under jit, with the coordinates computed from iota in the same
+        # program as the gather, a few outputs are off by about 0.2 (eager, and jit of
+        # map_coordinates given the same coordinates, match scipy). Strict: the mark
+        # goes when the bug does.
+        request.node.add_marker(
+            pytest.mark.xfail(strict=True, reason="float32 affine_transform under jit")
+        )
+    if name in GATHERED and (order == 0 or mode in ("constant", "wrap")):
+        pytest.skip(
+            "a full matrix's float32 coordinates may fall on the other side of a jump "
+            "(order 0's rounding, constant's edge, wrap's seam) than scipy's float64 ones "
+            "(docs/interpolation.md); float64 above compares them"
+        )
+    # a smooth image: float32's error stays within 1e-6 of its range (issue 44)
+    i, j = np.meshgrid(np.arange(SHAPE[0]), np.arange(SHAPE[1]), indexing="ij")
+    x = (np.sin(i / 3.0) * np.cos(j / 4.0) + 0.1 * i).astype(np.float32)
+    ours, theirs = _pair(name, x, order=order, mode=mode, cval=0.5)
+    span = float(x.max() - x.min())
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=2e-6 * span)
+
+
+@pytest.mark.subsample(0.1, all_keep=0.1)
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("mode", MODES)
+def test_traced_shift_and_diagonal_equal_scipy(order, mode):
+    """A traced shift / diagonal takes the hyperplane-take form; the same numbers."""
+    x = np.random.default_rng(1).standard_normal(SHAPE)
+    shifts = np.array([2.3, -17.6])
+    with enable_x64(True):
+        ours = jax.jit(lambda a, s: ndimage.shift(a, s, order=order, mode=mode, cval=1.5))(
+            x, shifts
+        )
+        theirs = sn.shift(x, shifts, order=order, mode=mode, cval=1.5)
+        np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-9)
+        d, off = np.array([1.3, -0.7]), np.array([-3.0, 20.0])
+        ours = jax.jit(
+            lambda a, d, o: ndimage.affine_transform(a, d, o, order=order, mode=mode, cval=1.5)
+        )(x, d, off)
+        theirs = sn.affine_transform(x, d, off, order=order, mode=mode, cval=1.5)
+        np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_far_shifts_follow_the_mode(mode):
+    """A shift of a million samples and a bit: scipy's own arithmetic, no overflow."""
+    x = np.random.default_rng(2).standard_normal(17)
+    with enable_x64(True):
+        for s in (1e6 + 0.3, -1e6 - 0.7):
+            ours = ndimage.shift(x, s, order=3, mode=mode, cval=-2.0)
+            theirs = sn.shift(x, s, order=3, mode=mode, cval=-2.0)
+            np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("mode", ["constant", "nearest", "mirror", "wrap"])
+def test_nonfinite_traced_shift_as_map_coordinates(mode):
+    """A nan or inf shift gives what map_coordinates gives at those coordinates."""
+    x = jnp.arange(12.0).reshape(3, 4)
+    for bad in (jnp.nan, jnp.inf):
+        s = jnp.array([0.5, bad])
+        ours = jax.jit(lambda a, s: ndimage.shift(a, s, order=3, mode=mode))(x, s)
+        grid = jnp.stack(jnp.meshgrid(jnp.arange(3.0), jnp.arange(4.0), indexing="ij"))
+        ref = ndimage.map_coordinates(x, grid - s[:, None, None], order=3, mode=mode)
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(ref))
+
+
+def test_static_plans_build_no_gather():
+    """shift and zoom by 2 and 1/2 are slices (no gather in the jaxpr); a zoom with no
+    short period falls back to one take per axis."""
+
+    def gathers(f, x):
+        return str(jax.make_jaxpr(f)(x)).count("gather")
+
+    x = jnp.ones((40, 36))
+    assert gathers(lambda a: ndimage.shift(a, (1.5, -2.25), mode="mirror"), x) == 0
+    assert gathers(lambda a: ndimage.zoom(a, 2, mode="reflect"), x) == 0
+    assert gathers(lambda a: ndimage.zoom(a, 0.5, mode="nearest"), x) == 0
+    assert gathers(lambda a: ndimage.zoom(a, 2, grid_mode=True, mode="grid-wrap"), x) == 0
+    assert gathers(lambda a: ndimage.rotate(a, 17.0), x) >= 1
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16])
+def test_integer_outputs_round_as_scipy(dtype):
+    x = np.random.default_rng(3).uniform(-50, 300, SHAPE)
+    with enable_x64(True):
+        for name in ("shift", "zoom_mixed", "rotate_30"):
+            ours, theirs = _pair(name, x, order=3, mode="mirror", output=dtype)
+            assert ours.dtype == theirs.dtype
+            np.testing.assert_array_equal(ours, theirs)
+
+
+def test_integer_input_and_complex():
+    rng = np.random.default_rng(4)
+    xi = rng.integers(0, 200, SHAPE).astype(np.uint8)
+    xc = rng.standard_normal(SHAPE) + 1j * rng.standard_normal(SHAPE)
+    with enable_x64(True):
+        for name in ("shift", "zoom_2", "affine_full"):
+            ours, theirs = _pair(name, xi, order=3, mode="nearest")
+            assert ours.dtype == np.uint8
+            np.testing.assert_array_equal(ours, theirs)
+            ours, theirs = _pair(name, xc, order=3, mode="grid-constant", cval=1 + 2j)
+            assert ours.dtype == np.complex128
+            np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-10)
+
+
+def test_rotate_3d_plane_by_plane():
+    x = np.random.default_rng(5).standard_normal((5, 13, 14))
+    with enable_x64(True):
+        for axes in [(1, 2), (2, 0), (0, 1)]:
+            # mirror: scipy 1.17's reflect prefilter aliases on the 5-sample axis
+            ours = ndimage.rotate(x, 25, axes=axes, order=3, mode="mirror")
+            theirs = sn.rotate(x, 25, axes=axes, order=3, mode="mirror")
+            np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-10)
+
+
+def test_eager_jit_vmap_agree():
+    x = np.random.default_rng(6).standard_normal((3, 9, 10)).astype(np.float32)
+    shifts = jnp.array([[0.5, -1.25], [2.0, 0.0], [-3.5, 7.75]])
+
+    def f(a, s):
+        return ndimage.shift(a, s, order=3, mode="wrap")
+
+    eager = np.stack([np.asarray(f(x[i], shifts[i])) for i in range(3)])
+    # float32: XLA fuses the batched program's multiply-adds differently
+    np.testing.assert_allclose(
+        np.asarray(jax.jit(jax.vmap(f))(x, shifts)), eager, rtol=0, atol=5e-6
+    )
+    static = np.stack([np.asarray(f(x[i], np.asarray(shifts[i]))) for i in range(3)])
+    np.testing.assert_allclose(static, eager, rtol=0, atol=2e-6)
+
+    def g(a, t):
+        return ndimage.rotate(a, t, reshape=False, order=3, mode="nearest")
+
+    angles = jnp.array([10.0, -33.0, 90.0])
+    eager = np.stack([np.asarray(g(x[i], angles[i])) for i in range(3)])
+    np.testing.assert_allclose(
+        np.asarray(jax.jit(jax.vmap(g))(x, angles)), eager, rtol=0, atol=5e-6
+    )
+
+
+@pytest.mark.subsample(0.1, all_keep=0.1)
+@pytest.mark.parametrize("order", [3, 5])
+@pytest.mark.parametrize("mode", ["grid-constant", "nearest", "mirror", "grid-wrap"])
+def test_check_grads_order_2(order, mode):
+    # The spline's third derivative jumps at the knots, by up to ~o**3 for a matrix
+    # entry multiplying the output index o: the finite differences of the second
+    # derivative take a small step (float64).
+    EPS = 1e-6
+    rng = np.random.default_rng(7)
+    with enable_x64(True):
+        x = rng.standard_normal((6, 7))
+        check_grads(
+            lambda a, s, c: ndimage.shift(a, s, order=order, mode=mode, cval=c),
+            (x, np.array([0.3, -1.6]), 0.7),
+            order=2,
+            modes=["fwd", "rev"],
+            eps=EPS,
+        )
+        check_grads(
+            lambda a, m, o: ndimage.affine_transform(a, m, o, order=order, mode=mode),
+            (x, np.array([[0.9, 0.2], [-0.1, 1.1]]), np.array([0.4, -0.3])),
+            order=2,
+            modes=["fwd", "rev"],
+            eps=EPS,
+            # second derivatives of 50-100 in the matrix entries: the differences'
+            # rounding at this step reads 1.3-1.6e-5 of them
+            rtol=1e-4,
+        )
+        check_grads(
+            lambda a: ndimage.zoom(a, (1.5, 0.7), order=order, mode=mode),
+            (x,),
+            order=2,
+            modes=["fwd", "rev"],
+            eps=EPS,
+        )
+
+
+def test_parameter_gradients_match_scipy_differences():
+    """d/d shift, d/d matrix, d/d angle and d/d cval against central differences of
+    scipy's own functions."""
+    x = np.random.default_rng(8).standard_normal((12, 13))
+    h = 1e-6
+    with enable_x64(True):
+
+        def fd(f, p):
+            p = np.asarray(p, np.float64)
+            out = []
+            for i in range(p.size):
+                e = np.zeros_like(p).reshape(-1)
+                e[i] = h
+                e = e.reshape(p.shape)
+                out.append((np.sum(f(p + e)) - np.sum(f(p - e))) / (2 * h))
+            return np.array(out).reshape(p.shape)
+
+        s0 = np.array([0.3, -2.4])
+        ours = jax.grad(lambda s: jnp.sum(ndimage.shift(x, s, mode="reflect")))(s0)
+        np.testing.assert_allclose(
+            ours, fd(lambda s: sn.shift(x, s, mode="reflect"), s0), rtol=1e-5, atol=1e-6
+        )
+        m0 = np.array([[0.95, 0.1, 0.5], [-0.1, 1.05, -0.25]])
+        ours = jax.grad(lambda m: jnp.sum(ndimage.affine_transform(x, m, mode="mirror")))(m0)
+        np.testing.assert_allclose(
+            ours, fd(lambda m: sn.affine_transform(x, m, mode="mirror"), m0), rtol=1e-5, atol=1e-6
+        )
+        a0 = np.array(12.0)
+        ours = jax.grad(lambda a: jnp.sum(ndimage.rotate(x, a, reshape=False, mode="nearest")))(a0)
+        theirs = fd(lambda a: sn.rotate(x, float(a), reshape=False, mode="nearest"), a0)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+        ours = jax.grad(lambda c: jnp.sum(ndimage.shift(x, (1.5, -3.2), cval=c)))(0.0)
+        np.testing.assert_allclose(
+            ours, fd(lambda c: sn.shift(x, (1.5, -3.2), cval=float(c)), 0.0), rtol=1e-6
+        )
+
+
+def test_input_gradient_is_the_adjoint():
+    """<shift(x), y> = <x, shift^T(y)>: the VJP of the slice form is the transpose of
+    the forward (checked against the explicit matrix of the map)."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((7, 8))
+    with enable_x64(True):
+        for f in (
+            lambda a: ndimage.shift(a, (1.3, -0.6), mode="grid-mirror"),
+            lambda a: ndimage.zoom(a, (2, 0.5), mode="wrap"),
+        ):
+            jac = jax.jacfwd(f)(x)
+            y = rng.standard_normal(jac.shape[:2])
+            vjp = jax.vjp(f, x)[1](y)[0]
+            np.testing.assert_allclose(vjp, np.einsum("ij,ijkl->kl", y, jac), atol=1e-12)
+
+
+def test_zoom_one_returns_the_input_and_grid_mode_warns():
+    x = jnp.arange(6.0).reshape(2, 3)
+    assert ndimage.zoom(x, 1) is not None
+    np.testing.assert_array_equal(np.asarray(ndimage.zoom(x, 1)), np.asarray(x))
+    with pytest.warns(UserWarning, match="grid-constant"):
+        ndimage.zoom(x, 2, grid_mode=True)
+
+
+@functools.cache
+def _plan(n_out, ratio, mode, order):
+    cc = np.arange(n_out) * ratio
+    return _transforms._static_plan(cc, 10, order, mode, 0)
+
+
+def test_static_plan_runs_and_phases():
+    idx, w, outside = _plan(19, 0.5, "mirror", 3)
+    p, runs, total = _transforms._phases(idx)
+    assert p == 2 and not outside.any()
+    assert np.allclose(w.sum(axis=1), 1.0)
+    # every run reproduces its indices
+    for q in range(p):
+        for j in range(idx.shape[1]):
+            seq = np.concatenate(
+                [first + step * np.arange(size) for _, first, step, size in runs[q][j]]
+            )
+            np.testing.assert_array_equal(seq[: len(idx[q::p, j])], idx[q::p, j])
