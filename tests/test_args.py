@@ -217,13 +217,19 @@ P = jnp.array([1, -2])
             lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), ["wrap", "dirichlet"], 2.0),
             {"derived": 1},
         ),
-        (lambda x: jaxpad.dynamic_pad(x, P, (5, 7), [("edge", "wrap"), "symmetric_odd"]), {}),
+        # Per side, traced: the composition, no static piece.
+        (
+            lambda x: jax.jit(
+                lambda p: jaxpad.dynamic_pad(x, p, (5, 7), [("edge", "wrap"), "symmetric_odd"])
+            )(P),
+            {},
+        ),
         # Face arrays, static: not split and converted again; extended by derived pads.
         (
             lambda x: jaxpad.dynamic_pad(x, [1, 2], (5, 7), "dirichlet", FACE),
             {"derived_sides": 1, "derived": 2},
         ),
-        (lambda x: jaxpad.dynamic_pad(x, P, (5, 7), "dirichlet", FACE), {}),
+        (lambda x: jax.jit(lambda p: jaxpad.dynamic_pad(x, p, (5, 7), "dirichlet", FACE))(P), {}),
         # Under vmap, with per-example pads, and differentiated.
         (
             lambda x: jax.vmap(lambda r, p: jaxpad.dynamic_pad(r, p, (6,), "wrap"))(
