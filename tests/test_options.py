@@ -133,6 +133,32 @@ ROWS = [
         preferred_element_type=[jnp.bfloat16],
     ),
 ]
+# A grid reaching past the input's edge and between its cells, so that every mode,
+# padding mode and corner convention reads something else.
+_GRID = jnp.stack(jnp.meshgrid(jnp.linspace(-1.3, 1.2, 4), jnp.linspace(-1.1, 1.4, 3)), -1)[None]
+_GRID_SAMPLE = dict(input=IMAGE, grid=_GRID)
+_THETA = jnp.array([[[0.9, 0.2, 0.1], [-0.3, 1.1, 0.05]]])
+ROWS += [
+    *rows_for(
+        nn.grid_sample,
+        _GRID_SAMPLE,
+        input=[IMAGE + 1],
+        grid=[_GRID * 0.5],
+        mode=["nearest", "bicubic"],
+        padding_mode=["border", "reflection"],
+        align_corners=[True],
+        # IMAGE read channels-last: a (1, 2, 7, 6) NHWC input, 6 channels.
+        channels_last=[True],
+    ),
+    *rows_for(
+        nn.affine_grid,
+        dict(theta=_THETA, size=(1, 2, 3, 4)),
+        theta=[_THETA * 2],
+        size=[(1, 2, 4, 3)],
+        align_corners=[True],
+        channels_last=[True],
+    ),
+]
 # Reflect by 1 (or edge) under a window of 3 only repeats a value the window holds: it
 # changes an average, never a maximum, so the max pool's mode rows use wrap.
 for pool, modes in ((nn.avg_pool, ("reflect", "edge")), (nn.max_pool, ("wrap",))):
