@@ -1,7 +1,9 @@
 """One planned convolution's program: the plans for XLA:CPU and for every other platform
 (``plan_conv``, called from here alone), each built by ``build_conv`` and joined by
 ``lax.platform_dependent`` where they differ; and ``lowered_conv_input_vjp``, a
-transposed convolution built as the VJP of the plans' forms."""
+transposed convolution built as the VJP of the plans' forms (where they differ, one
+``jaxpad_conv_bilinear`` with the ``cond`` inside, which ``jax.experimental.jet``
+takes)."""
 
 from __future__ import annotations
 
@@ -137,7 +139,10 @@ def lowered_conv_input_vjp(
 
     Differentiating ``lowered_conv`` itself would carry the residuals of one
     platform's form through the other's branch (zeros of ``lax.empty`` that
-    exporters do not take); here the forward pass of each branch is dead code."""
+    exporters do not take); here the forward pass of each branch is dead code. Where
+    the platforms' plans differ (static shapes, no explicit sharding) the ``cond`` is
+    inside one bilinear primitive (``_input_vjp_rules``), as it is inside
+    ``jaxpad_planned_conv`` for the forward convolution: ``jet`` has no rule for it."""
     options: dict[str, Any] = dict(
         rhs_dilation=rhs_dilation, feature_group_count=feature_group_count
     )
