@@ -76,11 +76,12 @@ def _b_jvp(d_b, a, b, *, rules):
     return bilinear_p.bind(a, d_b, rules=rules.tangent or rules)
 
 
-def _taylor(primals, series, *, rules):
+def _taylor(primals_in, series_in, **params):
     """The Taylor terms of a bilinear function of two series: the product of the
     series, each term's ``k``-th coefficient the sum of ``value(a_j, b_{k-j})`` (as
     ``jet`` has it for ``lax.conv_general_dilated``), in the tangent form."""
-    (a, b), (a_terms, b_terms) = primals, series
+    (a, b), (a_terms, b_terms) = primals_in, series_in
+    rules = params["rules"]
     tangent = rules.tangent or rules
     a_series, b_series = [a, *a_terms], [b, *b_terms]
     terms = [
