@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 from jax.experimental import jet
 from jax.extend.core import Primitive
-from jax.interpreters import ad, batching, mlir, xla
+from jax.interpreters import ad, batching, mlir
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -129,7 +129,9 @@ def _batch(args, dims, *, rules):
 
 
 bilinear_p = Primitive("jaxpad_conv_bilinear")
-bilinear_p.def_impl(functools.partial(xla.apply_primitive, bilinear_p))
+# Eager: the value's operations one by one, each cached, as a function's are (rules
+# compare by identity, so one compiled program per call would compile on every call).
+bilinear_p.def_impl(lambda a, b, *, rules: rules.value(a, b))
 bilinear_p.def_abstract_eval(_abstract_eval)
 ad.defbilinear(bilinear_p, _a_transpose, _b_transpose)
 # Its tangents in the tangent rules' form (``defbilinear``'s bind the same rules).
