@@ -16,6 +16,7 @@ from jax import lax
 from jax.experimental import jet as taylor
 
 import jaxpad
+from tests.cases import NON_CONSTANT
 from tests.test_sides import READS_VALUE, SIDE_MODES
 
 ORDER = 3
@@ -348,6 +349,105 @@ def test_flax_conv_against_pad_then_conv():
         np.testing.assert_allclose(got_term, want_term, rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_nn_conv_transpose_in_a_mode_against_the_vjp_of_pad_then_conv(mode):
+    # Where the platforms' plans differ, conv_transpose (the planned convolution's input
+    # VJP) is one jaxpad_conv_bilinear rather than a lax.platform_dependent cond, which
+    # jet has no rule for (KeyError: cond). Against jet of the VJP, by JAX, of jnp.pad
+    # then lax's convolution by the same (forward) kernel.
+    numbers = ("NHWC", "HWIO", "NHWC")
+    rng = np.random.default_rng(12)
+    kernel = (rng.standard_normal((3, 3, 2, 3)) * 0.3).astype(np.float32)
+    y = rng.standard_normal((1, 6, 5, 3)).astype(np.float32)
+    policy = jaxpad.policies.torch(1)
+
+    def ours(y):
+        return jaxpad.nn.conv_transpose(
+            y, kernel, 1, policy, dimension_numbers=numbers, transpose_kernel=True, pad_mode=mode
+        )
+
+    def theirs(y):
+        def conv(x):
+            padded = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), mode)
+            return lax.conv_general_dilated(
+                padded, kernel, (1, 1), "VALID", dimension_numbers=numbers
+            )
+
+        return jax.vjp(conv, jnp.zeros((1, 6, 5, 2), jnp.float32))[1](y)[0]
+
+    assert "cond" not in [eqn.primitive.name for eqn in jax.make_jaxpr(ours)(y).jaxpr.eqns]
+    series = [rng.standard_normal(y.shape).astype(np.float32) for _ in range(ORDER)]
+    # Both in one program: one compile per mode.
+    both = jet(lambda y: (jnp.sin(ours(jnp.sin(y))), jnp.sin(theirs(jnp.sin(y)))), (y,), (series,))
+    (got, want), (got_terms, want_terms) = both
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    for got_term, want_term in zip(got_terms, want_terms):
+        np.testing.assert_allclose(got_term, want_term, rtol=1e-4, atol=1e-4)
+
+
+# The planner's forms whose derivatives are exact (one jaxpad_conv_bilinear, its
+# value in the plan's form and its tangents in one with the padded convolution's
+# products), forced and outside jaxpad_planned_conv: jet takes the primitive's Taylor
+# rule, the input and the kernel both carrying a series. Constant mode adds the
+# convolution's own zero padding; block_diagonal's value form differs from its tangent
+# form (plain), and under vmap both are mapped.
+@pytest.mark.parametrize(
+    "plan,groups,mode,vmapped",
+    [
+        (("plain",), 1, "constant", False),
+        (("pad_slice", 0), 1, "reflect", False),
+        (("rows",), 1, "wrap", False),
+        (("plain", None, "block_diagonal"), 2, "edge", False),
+        (("block_diagonal",), 2, "symmetric", True),
+    ],
+    ids=["plain", "pad_slice", "rows", "plain+block_diagonal", "block_diagonal-vmap"],
+)
+def test_exact_conv_forms_against_pad_then_conv(plan, groups, mode, vmapped):
+    from jaxpad._lowering.conv import ConvPlan, build_conv
+
+    plan = ConvPlan(*plan)
+    numbers = lax.conv_dimension_numbers((2, 6, 5, 4), (3, 3, 2, 4), ("NHWC", "HWIO", "NHWC"))
+    pads = [(1, 1), (1, 1)]
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 6, 5, 4)).astype(np.float32)
+    kernel = (rng.standard_normal((3, 3, 4 // groups, 4)) * 0.3).astype(np.float32)
+
+    def ours(x, kernel):
+        def conv(x):
+            return build_conv(
+                plan, x, kernel, (1, 1), pads, mode, numbers, feature_group_count=groups
+            )
+
+        return jnp.sin(jax.vmap(conv)(jnp.sin(x)) if vmapped else conv(jnp.sin(x)))
+
+    def theirs(x, kernel):
+        def conv(x):
+            padded = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)), mode)
+            return lax.conv_general_dilated(
+                padded,
+                kernel,
+                (1, 1),
+                "VALID",
+                dimension_numbers=numbers,
+                feature_group_count=groups,
+            )
+
+        return jnp.sin(jax.vmap(conv)(jnp.sin(x)) if vmapped else conv(jnp.sin(x)))
+
+    if vmapped:
+        x = x[:, None]
+    assert "jaxpad_conv_bilinear" in str(jax.make_jaxpr(ours)(x, kernel))
+    series = (
+        [rng.standard_normal(x.shape).astype(np.float32) for _ in range(ORDER)],
+        [rng.standard_normal(kernel.shape).astype(np.float32) for _ in range(ORDER)],
+    )
+    got = jet(ours, (x, kernel), series)
+    want = jet(theirs, (x, kernel), series)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+    for got_term, want_term in zip(got[1], want[1]):
+        np.testing.assert_allclose(got_term, want_term, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize(
     "name,mode",
     [
@@ -390,7 +490,7 @@ def test_scipy_linear_filters_against_scipys_matrix(name, mode):
 def test_every_primitive_has_a_jet_rule():
     from jax.experimental.jet import jet_rules
 
-    from jaxpad._lowering.conv import planned_conv_p
+    from jaxpad._lowering.conv import bilinear_p, planned_conv_p
     from jaxpad._sharded_pad import _marker_p
     from jaxpad.scipy._linear._padded_passes import padded_passes_p
     from jaxpad.scipy._linear._padded_taps import padded_taps_p
@@ -404,6 +504,7 @@ def test_every_primitive_has_a_jet_rule():
         jaxpad.broadcast_p,
         _marker_p,
         planned_conv_p,
+        bilinear_p,
         taps_p,
         padded_taps_p,
         padded_passes_p,

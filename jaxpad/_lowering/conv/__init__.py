@@ -57,9 +57,11 @@ than those through the input.
 
 An ``inf``, ``-inf`` or ``nan`` reaches exactly what the padded convolution's products
 carry it to, whatever the form (docs/semantics.md, "Infinities and nan"): the plain,
-pad_slice, rows, grouped-taps and block-diagonal plans (with or without a frame) take
-their derivatives as one bilinear primitive (``_bilinear``) whose forward mode is a form
-with those products only and whose kernel gradient is ``_exact.kernel_gradient`` (one
+pad_slice, rows, grouped-taps and block-diagonal plans (with or without a frame) are
+one bilinear primitive (``_bilinear``, ``jaxpad_conv_bilinear``: a primitive, not a
+``custom_jvp``, which ``jax.experimental.jet`` cannot trace) whose value is the plan's
+form, whose forward and Taylor modes are a form with those products only and whose
+kernel gradient is ``_exact.kernel_gradient`` (one
 more tap over one more cell of padding, where the extra zero's sliced-off output
 would multiply its zero cotangent by the input), and in constant mode the convolution's
 own zero padding counts as the pad value's cells.
@@ -80,7 +82,8 @@ The package reads in one direction, each module importing only those above it:
   Pure NumPy: every choice is testable without building an op.
 - ``_jvp``, ``_layout``: a value with another form's derivatives (``custom_jvp``), and
   the channels-last layout the forms compute in.
-- ``_bilinear``, ``_exact``: a bilinear primitive with given transposes, and the exact
+- ``_bilinear``, ``_exact``: a bilinear primitive with given tangents and transposes
+  (``bilinear_p``; exporters lower it as its ``rules.value``), and the exact
   kernel gradient and pad-value products of a convolution.
 - The forms by family, each with its derivatives beside it: ``_taps`` (shifted, and its
   two primitives), ``_grouped`` (grouped taps, block-diagonal), ``_matmul`` (matmul,
@@ -98,6 +101,7 @@ package of its own.
 
 from __future__ import annotations
 
+from jaxpad._lowering.conv._bilinear import bilinear_p
 from jaxpad._lowering.conv._build import build_conv
 from jaxpad._lowering.conv._framed import framed_applies, full_correlation
 from jaxpad._lowering.conv._lowered import conv_general_dilated, lowered_conv
@@ -145,6 +149,7 @@ __all__ = [
     "SHIFTED_MAX_TAPS_STRIDED",
     "STEM_KERNEL_PAD_SLICE_MAX_WINDOW",
     "ConvPlan",
+    "bilinear_p",
     "ConvRequest",
     "build_conv",
     "conv_general_dilated",

@@ -136,8 +136,9 @@ _EXACT_FORMS = frozenset(("plain", "pad_slice", "rows", "block_diagonal", "group
 def _exact_derivatives(plan, form, xp, kernel, framed, preferred_element_type, **options):
     """``plan``'s convolution of the padded ``xp``, whose derivatives sum exactly the
     padded convolution's products (docs/semantics.md, "Infinities and nan"): one
-    bilinear primitive (``_bilinear``) for both tangents. Its forward mode is a form
-    with those products only (not the block-diagonal one, whose zeros multiply); its
+    bilinear primitive (``_bilinear``), its value in the plan's form. Its forward mode
+    (and Taylor mode) is a form with those products only (not the block-diagonal one,
+    whose zeros multiply); its
     input gradient the tangent form's (or the frame's); its kernel gradient
     ``_exact.kernel_gradient``'s, where autodiff's would multiply the zero cotangent of
     the extra zero's output by ``xp``'s last rows. With the convolution's own zero
@@ -188,12 +189,11 @@ def _exact_derivatives(plan, form, xp, kernel, framed, preferred_element_type, *
             ),
         )
 
-    rules = BilinearRules(forward, input_gradient, kernel_gradient)
-    return _bilinear_custom_jvp(
-        form(plan.form, pad_products=True),
-        lambda xp, kernel, d_xp: bilinear(d_xp, kernel, rules),
-        lambda xp, kernel, d_kernel: bilinear(xp, d_kernel, rules),
-    )(xp, kernel)
+    tangent = BilinearRules(forward, input_gradient, kernel_gradient)
+    if not block_diagonal or plan.form == "plain":
+        return bilinear(xp, kernel, tangent)
+    value = form(plan.form, pad_products=True)
+    return bilinear(xp, kernel, BilinearRules(value, input_gradient, kernel_gradient, tangent))
 
 
 # The forms built on the unpadded input (each pads only its strips).

@@ -1,7 +1,9 @@
 """One planned convolution's program: the plans for XLA:CPU and for every other platform
 (``plan_conv``, called from here alone), each built by ``build_conv`` and joined by
 ``lax.platform_dependent`` where they differ; and ``lowered_conv_input_vjp``, a
-transposed convolution built as the VJP of the plans' forms."""
+transposed convolution built as the VJP of the plans' forms (where they differ, one
+``jaxpad_conv_bilinear`` with the ``cond`` inside, which ``jax.experimental.jet``
+takes)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from jaxpad._lowering.conv._bilinear import BilinearRules, bilinear
 from jaxpad._lowering.conv._build import build_conv
-from jaxpad._lowering.conv._plan import ConvPlan, plan_conv
+from jaxpad._lowering.conv._plan import ConvPlan, _is_symbolic, plan_conv
 
 
 def _explicitly_sharded(value) -> bool:
@@ -136,7 +139,10 @@ def lowered_conv_input_vjp(
 
     Differentiating ``lowered_conv`` itself would carry the residuals of one
     platform's form through the other's branch (zeros of ``lax.empty`` that
-    exporters do not take); here the forward pass of each branch is dead code."""
+    exporters do not take); here the forward pass of each branch is dead code. Where
+    the platforms' plans differ (static shapes, no explicit sharding) the ``cond`` is
+    inside one bilinear primitive (``_input_vjp_rules``), as it is inside
+    ``jaxpad_planned_conv`` for the forward convolution: ``jet`` has no rule for it."""
     options: dict[str, Any] = dict(
         rhs_dilation=rhs_dilation, feature_group_count=feature_group_count
     )
@@ -159,21 +165,84 @@ def lowered_conv_input_vjp(
 
     if all((plan.tangent or plan.form) in _LAX_TRANSPOSED for plan in plans.values()):
         return lax_transposed(ct)
+    geometry: dict[str, Any] = dict(
+        strides=strides, pads=pads, mode=mode, numbers=numbers, precision=precision, **options
+    )
+    if plans["cpu"] == plans[None]:
+        return _input_vjp(plans[None], x_shape, **geometry)(ct, kernel)
+    if not (sharded or _is_symbolic(x_shape) or _is_symbolic(ct.shape)):
+        # One primitive, as ``jaxpad_planned_conv`` is for the forward convolution, so that
+        # transformations without a rule for the ``cond`` (``jax.experimental.jet``) take it.
+        rules = _input_vjp_rules(plans, x_shape, kernel.shape, kernel.dtype, geometry)
+        return bilinear(ct, kernel, rules)
 
     def build(plan):
         if (plan.tangent or plan.form) in _LAX_TRANSPOSED:
             return lambda ct, kernel: lax_transposed(ct)
+        return _input_vjp(plan, x_shape, **geometry)
 
-        def run(ct, kernel):
-            def forward(x):
-                return build_conv(
-                    plan, x, kernel, strides, pads, mode, numbers, precision=precision, **options
-                )
-
-            return jax.vjp(forward, jnp.zeros(x_shape, ct.dtype))[1](ct)[0]
-
-        return run
-
-    if plans["cpu"] == plans[None]:
-        return build(plans[None])(ct, kernel)
     return lax.platform_dependent(ct, kernel, cpu=build(plans["cpu"]), default=build(plans[None]))
+
+
+def _input_vjp(plan, x_shape, *, strides, pads, mode, numbers, precision, **options):
+    """``(ct, kernel) ->`` the VJP in its input of ``plan``'s convolution of an input of
+    ``x_shape`` by ``kernel``."""
+
+    def run(ct, kernel):
+        def forward(x):
+            return build_conv(
+                plan, x, kernel, strides, pads, mode, numbers, precision=precision, **options
+            )
+
+        return jax.vjp(forward, jnp.zeros(x_shape, ct.dtype))[1](ct)[0]
+
+    return run
+
+
+def _kernel_vjp(
+    plan, kernel_shape, kernel_dtype, *, strides, pads, mode, numbers, precision, **options
+):
+    """``(ct, x) ->`` the VJP in its kernel of ``plan``'s convolution of ``x`` by a kernel
+    of ``kernel_shape``."""
+
+    def run(ct, x):
+        def forward(kernel):
+            return build_conv(
+                plan, x, kernel, strides, pads, mode, numbers, precision=precision, **options
+            )
+
+        return jax.vjp(forward, jnp.zeros(kernel_shape, kernel_dtype))[1](ct)[0]
+
+    return run
+
+
+def _input_vjp_rules(plans, x_shape, kernel_shape, kernel_dtype, geometry):
+    """The input VJP of the convolution ``plans`` plan per platform, as a bilinear
+    function of the cotangent and the kernel (``_bilinear``): its value each
+    platform's VJP, in its own branch of ``lax.platform_dependent`` (built from the
+    operands alone: a primitive's rules hold no traced value, so the plain plan's
+    branch is its VJP rather than the caller's transposed convolution, the same
+    convolution); its transposes the convolution itself (in the cotangent) and the VJP
+    in the kernel of the convolution of that cotangent (in the kernel), each platform's
+    in its own branch too."""
+
+    def value(ct, kernel):
+        return lax.platform_dependent(
+            ct,
+            kernel,
+            cpu=_input_vjp(plans["cpu"], x_shape, **geometry),
+            default=_input_vjp(plans[None], x_shape, **geometry),
+        )
+
+    def ct_transpose(g, kernel):
+        return conv_program(plans, g, kernel, **geometry)
+
+    def kernel_transpose(ct, g):
+        return lax.platform_dependent(
+            ct,
+            g,
+            cpu=_kernel_vjp(plans["cpu"], kernel_shape, kernel_dtype, **geometry),
+            default=_kernel_vjp(plans[None], kernel_shape, kernel_dtype, **geometry),
+        )
+
+    return BilinearRules(value, ct_transpose, kernel_transpose)
