@@ -60,7 +60,7 @@ from jaxpad._lowering import (
     fold_lowering,
     pad_lowering,
 )
-from jaxpad._lowering.conv import planned_conv, planned_conv_p
+from jaxpad._lowering.conv import bilinear_p, planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
 from jaxpad.scipy._linear._padded_passes import _padded_passes_impl, padded_passes_p
@@ -143,6 +143,8 @@ _PRIMITIVES: dict[Any, Any] = {
     broadcast_p: _broadcast_lowering,
     _marker_p: _marker,
     planned_conv_p: _planned_conv,
+    # The conv planner's bilinear primitive (exact derivatives, conv_transpose): its value.
+    bilinear_p: lambda a, b, *, rules: rules.value(a, b),
     # jaxpad.scipy's filters: the programs they lower to on XLA:CPU.
     taps_p: partial(_taps_impl, cpu=True),
     padded_taps_p: _padded_taps_impl,
