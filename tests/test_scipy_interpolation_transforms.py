@@ -88,19 +88,11 @@ def test_against_scipy_float64(name, order, mode):
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
-def test_against_scipy_float32(request, name, order, mode):
-    if name == "affine_full" and mode == "grid-constant" and order in (3, 4):
-        # An open bug: under jit, with the coordinates computed from iota in the same
-        # program as the gather, a few outputs are off by about 0.2 (eager, and jit of
-        # map_coordinates given the same coordinates, match scipy). Strict: the mark
-        # goes when the bug does.
-        request.node.add_marker(
-            pytest.mark.xfail(strict=True, reason="float32 affine_transform under jit")
-        )
-    if name in GATHERED and (order == 0 or mode in ("constant", "wrap")):
+def test_against_scipy_float32(name, order, mode):
+    if name in GATHERED and order == 0:
         pytest.skip(
-            "a full matrix's float32 coordinates may fall on the other side of a jump "
-            "(order 0's rounding, constant's edge, wrap's seam) than scipy's float64 ones "
+            "a full matrix's float32 coordinate may round a point scipy's float64 one puts "
+            "just off a half onto it, and order 0 rounds it the other way "
             "(docs/interpolation.md); float64 above compares them"
         )
     # a smooth image: float32's error stays within 1e-6 of its range (issue 44)
