@@ -221,41 +221,60 @@ def test_eager_jit_vmap_agree():
     )
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
-@pytest.mark.parametrize("order", [3, 5])
-@pytest.mark.parametrize("mode", ["grid-constant", "nearest", "mirror", "grid-wrap"])
-def test_check_grads_order_2(order, mode):
-    # The spline's third derivative jumps at the knots, by up to ~o**3 for a matrix
-    # entry multiplying the output index o: the finite differences of the second
-    # derivative take a small step (float64).
-    EPS = 1e-6
-    rng = np.random.default_rng(7)
-    with enable_x64(True):
-        x = rng.standard_normal((6, 7))
-        check_grads(
-            lambda a, s, c: ndimage.shift(a, s, order=order, mode=mode, cval=c),
+# (function, mode, spline order): every mode once, each function in two or three, the
+# orders 1-5 (0 has no derivative in its coordinates). On the coefficients
+# (prefilter=False): the prefilter is linear in the input and its transpose is checked
+# by test_input_gradient_is_the_adjoint; through its 40-odd float64 taps a side the
+# order-2 checks took 40-80 s a case, eagerly.
+GRAD_CASES = [
+    ("shift", "constant", 3),
+    ("affine", "grid-constant", 5),
+    ("zoom", "nearest", 4),
+    ("shift", "mirror", 5),
+    ("affine", "reflect", 3),
+    ("zoom", "grid-mirror", 2),
+    ("shift", "wrap", 1),
+    ("affine", "grid-wrap", 4),
+]
+
+
+def _grad_case(function, mode, order):
+    """The function of the differentiated arguments, and those arguments (float64)."""
+    x = np.random.default_rng(7).standard_normal((6, 7))
+    if function == "shift":
+        return (
+            lambda a, s, c: ndimage.shift(a, s, order=order, mode=mode, cval=c, prefilter=False),
             (x, np.array([0.3, -1.6]), 0.7),
-            order=2,
-            modes=["fwd", "rev"],
-            eps=EPS,
         )
-        check_grads(
-            lambda a, m, o: ndimage.affine_transform(a, m, o, order=order, mode=mode),
+    if function == "affine":
+        return (
+            lambda a, m, o: ndimage.affine_transform(
+                a, m, o, order=order, mode=mode, cval=0.4, prefilter=False
+            ),
             (x, np.array([[0.9, 0.2], [-0.1, 1.1]]), np.array([0.4, -0.3])),
-            order=2,
-            modes=["fwd", "rev"],
-            eps=EPS,
-            # second derivatives of 50-100 in the matrix entries: the differences'
-            # rounding at this step reads 1.3-1.6e-5 of them
-            rtol=1e-4,
         )
-        check_grads(
-            lambda a: ndimage.zoom(a, (1.5, 0.7), order=order, mode=mode),
-            (x,),
-            order=2,
-            modes=["fwd", "rev"],
-            eps=EPS,
-        )
+    return (
+        lambda a: ndimage.zoom(a, (1.5, 0.7), order=order, mode=mode, prefilter=False),
+        (x,),
+    )
+
+
+@pytest.mark.subsample(len(GRAD_CASES))  # every case, every run
+@pytest.mark.parametrize("function, mode, order", GRAD_CASES)
+def test_check_grads(function, mode, order):
+    # One compile per case (jit: eagerly, each of the many small ops compiles apart).
+    with enable_x64(True):
+        f, args = _grad_case(function, mode, order)
+        check_grads(jax.jit(f), args, order=1, modes=["fwd", "rev"], eps=1e-6)
+
+
+def test_check_grads_order_2():
+    """Second derivatives through a traced shift: the hyperplane-take form, whose
+    weights are the spline's polynomials in the shift (the gather form's second
+    derivatives, in the coordinates, are test_scipy_interpolation.py's)."""
+    with enable_x64(True):
+        f, args = _grad_case("shift", "grid-constant", 3)
+        check_grads(jax.jit(f), args, order=2, modes=["fwd", "rev"], eps=1e-6)
 
 
 def test_parameter_gradients_match_scipy_differences():
