@@ -205,12 +205,14 @@ def test_spline_filter_short_lines_and_orders_0_1():
     x = np.array([[1.0, 2.0, 4.0]])
     with enable_x64(True):
         # lines of one sample stay, as scipy's (NI_SplineFilter1D: len > 1)
-        np.testing.assert_allclose(ndimage.spline_filter(x, 3), sn.spline_filter(x, 3), atol=1e-12)
+        np.testing.assert_allclose(
+            _jit(ndimage.spline_filter, order=3)(x), sn.spline_filter(x, 3), atol=1e-12
+        )
         for n in (2, 3, 5):
             y = np.arange(float(n)) ** 2
             for mode in ("mirror", "grid-wrap", "wrap", "constant"):
                 np.testing.assert_allclose(
-                    ndimage.spline_filter1d(y, 5, mode=mode),
+                    _jit(ndimage.spline_filter1d, order=5, mode=mode)(y),
                     sn.spline_filter1d(y, 5, mode=mode),
                     atol=1e-12,
                 )
@@ -306,29 +308,44 @@ def test_eager_jit_vmap_agree():
 # -- derivatives --------------------------------------------------------------------
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
-@pytest.mark.parametrize("order", [3, 4, 5])
-@pytest.mark.parametrize("mode", MODES)
-def test_check_grads_order_2(mode, order):
+def _grads_args(mode, order):
     rng = np.random.default_rng([order, MODES.index(mode)])
-    with enable_x64(True):
-        # 2-D at order 3 (the tensor product's cross derivatives), lines at orders 4-5
-        # (the modes act axis by axis; 36 taps' order-2 programs took 15 s a case)
-        shape = (4, 5) if order == 3 else (6,)
-        x = jnp.asarray(rng.standard_normal(shape))
-        # away from the kinks of the mode (the edges of constant, wrap's jump, the
-        # folds of the mirrors): inside the grid, off the sample points
-        c = jnp.asarray(rng.uniform(0.2, 2.8, (len(shape), 5)) + 0.013)
-        cval = jnp.asarray(0.4)
-        # On the coefficients (prefilter=False): the order-2 programs through the
-        # float64 prefilter (up to 46 taps a side) took a minute each to compile; the
-        # prefilter is linear in x, and its derivative is the adjoint test's below.
-        f = jax.jit(
-            lambda x, c, v: ndimage.map_coordinates(
-                x, c, order=order, mode=mode, cval=v, prefilter=False
-            )
+    # 2-D at order 3 (the tensor product's cross derivatives), lines at orders 4-5
+    # (the modes act axis by axis; 36 taps' order-2 programs took 15 s a case)
+    shape = (4, 5) if order == 3 else (6,)
+    x = jnp.asarray(rng.standard_normal(shape))
+    # away from the kinks of the mode (the edges of constant, wrap's jump, the folds
+    # of the mirrors): inside the grid, off the sample points
+    c = jnp.asarray(rng.uniform(0.2, 2.8, (len(shape), 5)) + 0.013)
+    # On the coefficients (prefilter=False): the order-2 programs through the float64
+    # prefilter (up to 46 taps a side) took a minute each to compile; the prefilter is
+    # linear in x, and its derivative is the adjoint test's below.
+    f = jax.jit(
+        lambda x, c, v: ndimage.map_coordinates(
+            x, c, order=order, mode=mode, cval=v, prefilter=False
         )
-        check_grads(f, (x, c, cval), order=2, modes=("fwd", "rev"))
+    )
+    return f, (x, c, jnp.asarray(0.4))
+
+
+# every mode at first order, the orders 3-5 among them (second order took 4-10 s a
+# case: one case below)
+@pytest.mark.subsample(len(MODES))  # every case, every run
+@pytest.mark.parametrize(
+    "mode, order", [(m, 3 + i % 3) for i, m in enumerate(MODES)], ids=lambda v: str(v)
+)
+def test_check_grads(mode, order):
+    with enable_x64(True):
+        f, args = _grads_args(mode, order)
+        check_grads(f, args, order=1, modes=("fwd", "rev"))
+
+
+def test_check_grads_order_2():
+    """Second order on one case: 2-D, the tensor product's cross derivatives."""
+    mode, order = "grid-constant", 3
+    with enable_x64(True):
+        f, args = _grads_args(mode, order)
+        check_grads(f, args, order=2, modes=("fwd", "rev"))
 
 
 @pytest.mark.parametrize("order", [1, 2])
@@ -369,7 +386,7 @@ def test_jacfwd_and_input_gradient_is_the_adjoint():
             [sn.map_coordinates(e, np.asarray(c), order=5, mode="grid-wrap") for e in eye], 1
         )
         np.testing.assert_allclose(jac, cols, atol=1e-12)
-        vjp = jax.vjp(lambda x: f(x, c), x)[1](jnp.ones(4))[0]
+        vjp = jax.jit(lambda x: jax.vjp(lambda x: f(x, c), x)[1](jnp.ones(4))[0])(x)
         np.testing.assert_allclose(vjp.ravel(), cols.sum(0), atol=1e-12)
         jc = jax.jit(jax.jacfwd(f, argnums=1))(x, c)
         assert jc.shape == (4, 2, 4)
@@ -379,7 +396,7 @@ def test_cval_gradient():
     x = jnp.arange(12.0).reshape(3, 4)
     c = jnp.array([[0.5, -2.0, 1.0], [0.5, 1.0, 9.0]])
     for mode in ("constant", "grid-constant"):
-        g = jax.grad(lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum())(1.0)
+        f = jax.jit(lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum())  # noqa: B023
+        g = jax.jit(jax.grad(f))(1.0)
         eps = 1e-2
-        f = lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum()  # noqa: E731
         np.testing.assert_allclose(g, (f(1.0 + eps) - f(1.0 - eps)) / (2 * eps), rtol=1e-3)
