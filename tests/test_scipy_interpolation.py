@@ -402,3 +402,34 @@ def test_cval_gradient():
         g = jax.jit(jax.grad(f))(1.0)
         eps = 1e-2
         np.testing.assert_allclose(g, (f(1.0 + eps) - f(1.0 - eps)) / (2 * eps), rtol=1e-3)
+
+
+@pytest.mark.parametrize("mode, order", [("nearest", 3), ("grid-constant", 4)])
+def test_coordinates_computed_in_the_same_program(mode, order):
+    """Coordinates computed from iota in the jitted program that reads them (XLA
+    recomputes them in each fusion, contracted into FMAs in some): scipy's values, not
+    taps a sample away from their weights (float32: off by 0.2 of the range). LLVM
+    contracts only with its optimizations on: --all (XLA's defaults) reads the bug,
+    the default run's flags hide it."""
+    i, j = np.meshgrid(np.arange(13), np.arange(16), indexing="ij")
+    x = (np.sin(i / 3.0) * np.cos(j / 4.0) + 0.1 * i).astype(np.float32)
+    m = np.array([[1.1, 0.3], [-0.2, 0.9]], np.float32)
+    off = np.array([-3.0, 2.0], np.float32)
+
+    def coordinates(o, dtype):
+        # scipy's affine_transform order: the offset, then a column at a time
+        c = jnp.broadcast_to(jnp.asarray(off, dtype)[:, None], (2, o.shape[1]))
+        for col in range(2):
+            c = c + jnp.asarray(m[:, col : col + 1], dtype) * o[col]
+        return c
+
+    def f(a):
+        o = jnp.stack([jax.lax.broadcasted_iota(jnp.float32, (15, 11), k).ravel() for k in (0, 1)])
+        return ndimage.map_coordinates(a, coordinates(o, jnp.float32), order=order, mode=mode)
+
+    got = jax.jit(f)(x)
+    o = np.indices((15, 11), dtype=np.float64).reshape(2, -1)
+    with enable_x64(True):
+        c = np.asarray(coordinates(o, jnp.float64))
+    want = sn.map_coordinates(x.astype(np.float64), c, order=order, mode=mode)
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * _range(x))

@@ -659,9 +659,10 @@ def affine_transform(
     ``(ndim + 1, ndim + 1)`` (homogeneous: its last column is the offset and
     ``offset`` is not read; the bottom row must be ``[0, ..., 0, 1]``, checked when
     the matrix is concrete). A full matrix reads each output point through
-    ``map_coordinates``' gather, its coordinates computed in the spline's dtype (scipy
-    computes them in float64: with float32, points past about 1000 differ from
-    scipy's by float32's rounding of the coordinate, below 1e-4 of a sample).
+    ``map_coordinates``' gather, at scipy's float64 coordinates rounded to the
+    spline's dtype (computed in that dtype when the matrix or offset is traced): with
+    float32, points past about 1000 differ from scipy's by float32's rounding of the
+    coordinate, below 1e-4 of a sample.
     ``matrix``, ``offset`` and ``cval`` may be traced and are differentiated.
 
     Args:
