@@ -132,7 +132,7 @@ def test_far_shifts_follow_the_mode(mode):
     x = np.random.default_rng(2).standard_normal(17)
     with enable_x64(True):
         for s in (1e6 + 0.3, -1e6 - 0.7):
-            ours = ndimage.shift(x, s, order=3, mode=mode, cval=-2.0)
+            ours = jax.jit(lambda a, s=s: ndimage.shift(a, s, order=3, mode=mode, cval=-2.0))(x)
             theirs = sn.shift(x, s, order=3, mode=mode, cval=-2.0)
             np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-8)
 
@@ -193,7 +193,9 @@ def test_rotate_3d_plane_by_plane():
     with enable_x64(True):
         for axes in [(1, 2), (2, 0), (0, 1)]:
             # mirror: scipy 1.17's reflect prefilter aliases on the 5-sample axis
-            ours = ndimage.rotate(x, 25, axes=axes, order=3, mode="mirror")
+            ours = jax.jit(
+                lambda a, axes=axes: ndimage.rotate(a, 25, axes=axes, order=3, mode="mirror")
+            )(x)
             theirs = sn.rotate(x, 25, axes=axes, order=3, mode="mirror")
             np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-10)
 
@@ -297,20 +299,24 @@ def test_parameter_gradients_match_scipy_differences():
             return np.array(out).reshape(p.shape)
 
         s0 = np.array([0.3, -2.4])
-        ours = jax.grad(lambda s: jnp.sum(ndimage.shift(x, s, mode="reflect")))(s0)
+        ours = jax.jit(jax.grad(lambda s: jnp.sum(ndimage.shift(x, s, mode="reflect"))))(s0)
         np.testing.assert_allclose(
             ours, fd(lambda s: sn.shift(x, s, mode="reflect"), s0), rtol=1e-5, atol=1e-6
         )
         m0 = np.array([[0.95, 0.1, 0.5], [-0.1, 1.05, -0.25]])
-        ours = jax.grad(lambda m: jnp.sum(ndimage.affine_transform(x, m, mode="mirror")))(m0)
+        ours = jax.jit(jax.grad(lambda m: jnp.sum(ndimage.affine_transform(x, m, mode="mirror"))))(
+            m0
+        )
         np.testing.assert_allclose(
             ours, fd(lambda m: sn.affine_transform(x, m, mode="mirror"), m0), rtol=1e-5, atol=1e-6
         )
         a0 = np.array(12.0)
-        ours = jax.grad(lambda a: jnp.sum(ndimage.rotate(x, a, reshape=False, mode="nearest")))(a0)
+        ours = jax.jit(
+            jax.grad(lambda a: jnp.sum(ndimage.rotate(x, a, reshape=False, mode="nearest")))
+        )(a0)
         theirs = fd(lambda a: sn.rotate(x, float(a), reshape=False, mode="nearest"), a0)
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
-        ours = jax.grad(lambda c: jnp.sum(ndimage.shift(x, (1.5, -3.2), cval=c)))(0.0)
+        ours = jax.jit(jax.grad(lambda c: jnp.sum(ndimage.shift(x, (1.5, -3.2), cval=c))))(0.0)
         np.testing.assert_allclose(
             ours, fd(lambda c: sn.shift(x, (1.5, -3.2), cval=float(c)), 0.0), rtol=1e-6
         )
@@ -326,9 +332,9 @@ def test_input_gradient_is_the_adjoint():
             lambda a: ndimage.shift(a, (1.3, -0.6), mode="grid-mirror"),
             lambda a: ndimage.zoom(a, (2, 0.5), mode="wrap"),
         ):
-            jac = jax.jacfwd(f)(x)
+            jac = jax.jit(jax.jacfwd(f))(x)
             y = rng.standard_normal(jac.shape[:2])
-            vjp = jax.vjp(f, x)[1](y)[0]
+            vjp = jax.jit(lambda x, y, f=f: jax.vjp(f, x)[1](y)[0])(x, y)
             np.testing.assert_allclose(vjp, np.einsum("ij,ijkl->kl", y, jac), atol=1e-12)
 
 
