@@ -141,12 +141,13 @@ def test_far_shifts_follow_the_mode(mode):
 def test_nonfinite_traced_shift_as_map_coordinates(mode):
     """A nan or inf shift gives what map_coordinates gives at those coordinates."""
     x = jnp.arange(12.0).reshape(3, 4)
+    shift = jax.jit(lambda a, s: ndimage.shift(a, s, order=3, mode=mode))
+    grid = jnp.stack(jnp.meshgrid(jnp.arange(3.0), jnp.arange(4.0), indexing="ij"))
+    read = jax.jit(lambda a, c: ndimage.map_coordinates(a, c, order=3, mode=mode))
     for bad in (jnp.nan, jnp.inf):
         s = jnp.array([0.5, bad])
-        ours = jax.jit(lambda a, s: ndimage.shift(a, s, order=3, mode=mode))(x, s)
-        grid = jnp.stack(jnp.meshgrid(jnp.arange(3.0), jnp.arange(4.0), indexing="ij"))
-        ref = ndimage.map_coordinates(x, grid - s[:, None, None], order=3, mode=mode)
-        np.testing.assert_array_equal(np.asarray(ours), np.asarray(ref))
+        ref = read(x, grid - s[:, None, None])
+        np.testing.assert_array_equal(np.asarray(shift(x, s)), np.asarray(ref))
 
 
 def test_static_plans_build_no_gather():
@@ -228,8 +229,9 @@ def test_eager_jit_vmap_agree():
 # (function, mode, spline order): every mode once, each function in two or three, the
 # orders 1-5 (0 has no derivative in its coordinates). On the coefficients
 # (prefilter=False): the prefilter is linear in the input and its transpose is checked
-# by test_input_gradient_is_the_adjoint; through its 40-odd float64 taps a side the
-# order-2 checks took 40-80 s a case, eagerly.
+# by test_scipy_interpolation.py's test_jacfwd_and_input_gradient_is_the_adjoint;
+# through its 40-odd float64 taps a side the order-2 checks took 40-80 s a case,
+# eagerly.
 GRAD_CASES = [
     ("shift", "constant", 3),
     ("affine", "grid-constant", 5),
@@ -324,13 +326,15 @@ def test_parameter_gradients_match_scipy_differences():
 
 def test_input_gradient_is_the_adjoint():
     """<shift(x), y> = <x, shift^T(y)>: the VJP of the slice form is the transpose of
-    the forward (checked against the explicit matrix of the map)."""
+    the forward (checked against the explicit matrix of the map). On the coefficients
+    (prefilter=False: the prefilter's transpose is test_scipy_interpolation.py's
+    adjoint test's, against scipy; through it, this took 11-27 s)."""
     rng = np.random.default_rng(9)
     x = rng.standard_normal((7, 8))
     with enable_x64(True):
         for f in (
-            lambda a: ndimage.shift(a, (1.3, -0.6), mode="grid-mirror"),
-            lambda a: ndimage.zoom(a, (2, 0.5), mode="wrap"),
+            lambda a: ndimage.shift(a, (1.3, -0.6), mode="grid-mirror", prefilter=False),
+            lambda a: ndimage.zoom(a, (2, 0.5), mode="wrap", prefilter=False),
         ):
             jac = jax.jit(jax.jacfwd(f))(x)
             y = rng.standard_normal(jac.shape[:2])
