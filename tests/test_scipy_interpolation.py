@@ -79,7 +79,8 @@ def _range(x):
     return float(np.ptp(x)) or 1.0
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
+# every mode, order and ndim in 8 cases (a compile each)
+@pytest.mark.subsample(8, all_keep=0.07)
 @pytest.mark.parametrize("ndim", [1, 2, 3])
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
@@ -99,7 +100,8 @@ def test_map_coordinates_float32(mode, order, ndim):
     np.testing.assert_allclose(got, want, rtol=0, atol=tol)
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
+# every mode, order and ndim in 8 cases (a compile each)
+@pytest.mark.subsample(8, all_keep=0.07)
 @pytest.mark.parametrize("ndim", [1, 2, 3])
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
@@ -181,8 +183,11 @@ def test_far_and_nonfinite_coordinates(mode):
 def test_spline_filter(mode):
     rng = np.random.default_rng(MODES.index(mode))
     x = rng.standard_normal((_REFLECT_MIN_FLOAT64 + 1, _REFLECT_MIN_FLOAT64 + 3))
+    # two of the orders 2-5 a mode, each order in four modes (a compile per order,
+    # function and axis: all four orders took 7-9 s a mode under --all)
+    i = MODES.index(mode)
     with enable_x64(True):
-        for order in range(2, 6):
+        for order in (2 + i % 4, 2 + (i + 2) % 4):
             np.testing.assert_allclose(
                 _jit(ndimage.spline_filter, order=order, mode=mode)(x),
                 sn.spline_filter(x, order, mode=mode),
@@ -205,12 +210,14 @@ def test_spline_filter_short_lines_and_orders_0_1():
     x = np.array([[1.0, 2.0, 4.0]])
     with enable_x64(True):
         # lines of one sample stay, as scipy's (NI_SplineFilter1D: len > 1)
-        np.testing.assert_allclose(ndimage.spline_filter(x, 3), sn.spline_filter(x, 3), atol=1e-12)
+        np.testing.assert_allclose(
+            _jit(ndimage.spline_filter, order=3)(x), sn.spline_filter(x, 3), atol=1e-12
+        )
         for n in (2, 3, 5):
             y = np.arange(float(n)) ** 2
             for mode in ("mirror", "grid-wrap", "wrap", "constant"):
                 np.testing.assert_allclose(
-                    ndimage.spline_filter1d(y, 5, mode=mode),
+                    _jit(ndimage.spline_filter1d, order=5, mode=mode)(y),
                     sn.spline_filter1d(y, 5, mode=mode),
                     atol=1e-12,
                 )
@@ -306,29 +313,44 @@ def test_eager_jit_vmap_agree():
 # -- derivatives --------------------------------------------------------------------
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
-@pytest.mark.parametrize("order", [3, 4, 5])
-@pytest.mark.parametrize("mode", MODES)
-def test_check_grads_order_2(mode, order):
+def _grads_args(mode, order):
     rng = np.random.default_rng([order, MODES.index(mode)])
-    with enable_x64(True):
-        # 2-D at order 3 (the tensor product's cross derivatives), lines at orders 4-5
-        # (the modes act axis by axis; 36 taps' order-2 programs took 15 s a case)
-        shape = (4, 5) if order == 3 else (6,)
-        x = jnp.asarray(rng.standard_normal(shape))
-        # away from the kinks of the mode (the edges of constant, wrap's jump, the
-        # folds of the mirrors): inside the grid, off the sample points
-        c = jnp.asarray(rng.uniform(0.2, 2.8, (len(shape), 5)) + 0.013)
-        cval = jnp.asarray(0.4)
-        # On the coefficients (prefilter=False): the order-2 programs through the
-        # float64 prefilter (up to 46 taps a side) took a minute each to compile; the
-        # prefilter is linear in x, and its derivative is the adjoint test's below.
-        f = jax.jit(
-            lambda x, c, v: ndimage.map_coordinates(
-                x, c, order=order, mode=mode, cval=v, prefilter=False
-            )
+    # 2-D at order 3 (the tensor product's cross derivatives), lines at orders 4-5
+    # (the modes act axis by axis; 36 taps' order-2 programs took 15 s a case)
+    shape = (4, 5) if order == 3 else (6,)
+    x = jnp.asarray(rng.standard_normal(shape))
+    # away from the kinks of the mode (the edges of constant, wrap's jump, the folds
+    # of the mirrors): inside the grid, off the sample points
+    c = jnp.asarray(rng.uniform(0.2, 2.8, (len(shape), 5)) + 0.013)
+    # On the coefficients (prefilter=False): the order-2 programs through the float64
+    # prefilter (up to 46 taps a side) took a minute each to compile; the prefilter is
+    # linear in x, and its derivative is the adjoint test's below.
+    f = jax.jit(
+        lambda x, c, v: ndimage.map_coordinates(
+            x, c, order=order, mode=mode, cval=v, prefilter=False
         )
-        check_grads(f, (x, c, cval), order=2, modes=("fwd", "rev"))
+    )
+    return f, (x, c, jnp.asarray(0.4))
+
+
+# every mode at first order, the orders 3-5 among them (second order took 4-10 s a
+# case: one case below)
+@pytest.mark.subsample(len(MODES))  # every case, every run
+@pytest.mark.parametrize(
+    "mode, order", [(m, 3 + i % 3) for i, m in enumerate(MODES)], ids=lambda v: str(v)
+)
+def test_check_grads(mode, order):
+    with enable_x64(True):
+        f, args = _grads_args(mode, order)
+        check_grads(f, args, order=1, modes=("fwd", "rev"))
+
+
+def test_check_grads_order_2():
+    """Second order on one case: 2-D, the tensor product's cross derivatives."""
+    mode, order = "grid-constant", 3
+    with enable_x64(True):
+        f, args = _grads_args(mode, order)
+        check_grads(f, args, order=2, modes=("fwd", "rev"))
 
 
 @pytest.mark.parametrize("order", [1, 2])
@@ -369,7 +391,7 @@ def test_jacfwd_and_input_gradient_is_the_adjoint():
             [sn.map_coordinates(e, np.asarray(c), order=5, mode="grid-wrap") for e in eye], 1
         )
         np.testing.assert_allclose(jac, cols, atol=1e-12)
-        vjp = jax.vjp(lambda x: f(x, c), x)[1](jnp.ones(4))[0]
+        vjp = jax.jit(lambda x: jax.vjp(lambda x: f(x, c), x)[1](jnp.ones(4))[0])(x)
         np.testing.assert_allclose(vjp.ravel(), cols.sum(0), atol=1e-12)
         jc = jax.jit(jax.jacfwd(f, argnums=1))(x, c)
         assert jc.shape == (4, 2, 4)
@@ -379,7 +401,38 @@ def test_cval_gradient():
     x = jnp.arange(12.0).reshape(3, 4)
     c = jnp.array([[0.5, -2.0, 1.0], [0.5, 1.0, 9.0]])
     for mode in ("constant", "grid-constant"):
-        g = jax.grad(lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum())(1.0)
+        f = jax.jit(lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum())  # noqa: B023
+        g = jax.jit(jax.grad(f))(1.0)
         eps = 1e-2
-        f = lambda v: ndimage.map_coordinates(x, c, order=3, mode=mode, cval=v).sum()  # noqa: E731
         np.testing.assert_allclose(g, (f(1.0 + eps) - f(1.0 - eps)) / (2 * eps), rtol=1e-3)
+
+
+@pytest.mark.parametrize("mode, order", [("nearest", 3), ("grid-constant", 4)])
+def test_coordinates_computed_in_the_same_program(mode, order):
+    """Coordinates computed from iota in the jitted program that reads them (XLA
+    recomputes them in each fusion, contracted into FMAs in some): scipy's values, not
+    taps a sample away from their weights (float32: off by 0.2 of the range). LLVM
+    contracts only with its optimizations on: --all (XLA's defaults) reads the bug,
+    the default run's flags hide it."""
+    i, j = np.meshgrid(np.arange(13), np.arange(16), indexing="ij")
+    x = (np.sin(i / 3.0) * np.cos(j / 4.0) + 0.1 * i).astype(np.float32)
+    m = np.array([[1.1, 0.3], [-0.2, 0.9]], np.float32)
+    off = np.array([-3.0, 2.0], np.float32)
+
+    def coordinates(o, dtype):
+        # scipy's affine_transform order: the offset, then a column at a time
+        c = jnp.broadcast_to(jnp.asarray(off, dtype)[:, None], (2, o.shape[1]))
+        for col in range(2):
+            c = c + jnp.asarray(m[:, col : col + 1], dtype) * o[col]
+        return c
+
+    def f(a):
+        o = jnp.stack([jax.lax.broadcasted_iota(jnp.float32, (15, 11), k).ravel() for k in (0, 1)])
+        return ndimage.map_coordinates(a, coordinates(o, jnp.float32), order=order, mode=mode)
+
+    got = jax.jit(f)(x)
+    o = np.indices((15, 11), dtype=np.float64).reshape(2, -1)
+    with enable_x64(True):
+        c = np.asarray(coordinates(o, jnp.float64))
+    want = sn.map_coordinates(x.astype(np.float64), c, order=order, mode=mode)
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * _range(x))

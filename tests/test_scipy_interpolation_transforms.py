@@ -69,7 +69,8 @@ def _pair(name, x, **kwargs):
     return np.asarray(ours), theirs
 
 
-@pytest.mark.subsample(0.08, all_keep=0.1)
+# every name, order and mode in a dozen cases (a compile each, 0.5-1.5 s)
+@pytest.mark.subsample(12, all_keep=0.03)
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
@@ -84,23 +85,16 @@ def test_against_scipy_float64(name, order, mode):
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9)
 
 
-@pytest.mark.subsample(0.08, all_keep=0.1)
+# every name, order and mode in a dozen cases (a compile each, 0.5-1.5 s)
+@pytest.mark.subsample(12, all_keep=0.03)
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
-def test_against_scipy_float32(request, name, order, mode):
-    if name == "affine_full" and mode == "grid-constant" and order in (3, 4):
-        # An open bug: under jit, with the coordinates computed from iota in the same
-        # program as the gather, a few outputs are off by about 0.2 (eager, and jit of
-        # map_coordinates given the same coordinates, match scipy). Strict: the mark
-        # goes when the bug does.
-        request.node.add_marker(
-            pytest.mark.xfail(strict=True, reason="float32 affine_transform under jit")
-        )
-    if name in GATHERED and (order == 0 or mode in ("constant", "wrap")):
+def test_against_scipy_float32(name, order, mode):
+    if name in GATHERED and order == 0:
         pytest.skip(
-            "a full matrix's float32 coordinates may fall on the other side of a jump "
-            "(order 0's rounding, constant's edge, wrap's seam) than scipy's float64 ones "
+            "a full matrix's float32 coordinate may round a point scipy's float64 one puts "
+            "just off a half onto it, and order 0 rounds it the other way "
             "(docs/interpolation.md); float64 above compares them"
         )
     # a smooth image: float32's error stays within 1e-6 of its range (issue 44)
@@ -111,7 +105,7 @@ def test_against_scipy_float32(request, name, order, mode):
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=2e-6 * span)
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
+@pytest.mark.subsample(8, all_keep=0.2)
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("mode", MODES)
 def test_traced_shift_and_diagonal_equal_scipy(order, mode):
@@ -138,7 +132,7 @@ def test_far_shifts_follow_the_mode(mode):
     x = np.random.default_rng(2).standard_normal(17)
     with enable_x64(True):
         for s in (1e6 + 0.3, -1e6 - 0.7):
-            ours = ndimage.shift(x, s, order=3, mode=mode, cval=-2.0)
+            ours = jax.jit(lambda a, s=s: ndimage.shift(a, s, order=3, mode=mode, cval=-2.0))(x)
             theirs = sn.shift(x, s, order=3, mode=mode, cval=-2.0)
             np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-8)
 
@@ -147,12 +141,13 @@ def test_far_shifts_follow_the_mode(mode):
 def test_nonfinite_traced_shift_as_map_coordinates(mode):
     """A nan or inf shift gives what map_coordinates gives at those coordinates."""
     x = jnp.arange(12.0).reshape(3, 4)
+    shift = jax.jit(lambda a, s: ndimage.shift(a, s, order=3, mode=mode))
+    grid = jnp.stack(jnp.meshgrid(jnp.arange(3.0), jnp.arange(4.0), indexing="ij"))
+    read = jax.jit(lambda a, c: ndimage.map_coordinates(a, c, order=3, mode=mode))
     for bad in (jnp.nan, jnp.inf):
         s = jnp.array([0.5, bad])
-        ours = jax.jit(lambda a, s: ndimage.shift(a, s, order=3, mode=mode))(x, s)
-        grid = jnp.stack(jnp.meshgrid(jnp.arange(3.0), jnp.arange(4.0), indexing="ij"))
-        ref = ndimage.map_coordinates(x, grid - s[:, None, None], order=3, mode=mode)
-        np.testing.assert_array_equal(np.asarray(ours), np.asarray(ref))
+        ref = read(x, grid - s[:, None, None])
+        np.testing.assert_array_equal(np.asarray(shift(x, s)), np.asarray(ref))
 
 
 def test_static_plans_build_no_gather():
@@ -199,7 +194,9 @@ def test_rotate_3d_plane_by_plane():
     with enable_x64(True):
         for axes in [(1, 2), (2, 0), (0, 1)]:
             # mirror: scipy 1.17's reflect prefilter aliases on the 5-sample axis
-            ours = ndimage.rotate(x, 25, axes=axes, order=3, mode="mirror")
+            ours = jax.jit(
+                lambda a, axes=axes: ndimage.rotate(a, 25, axes=axes, order=3, mode="mirror")
+            )(x)
             theirs = sn.rotate(x, 25, axes=axes, order=3, mode="mirror")
             np.testing.assert_allclose(np.asarray(ours), theirs, rtol=0, atol=1e-10)
 
@@ -229,41 +226,61 @@ def test_eager_jit_vmap_agree():
     )
 
 
-@pytest.mark.subsample(0.1, all_keep=0.1)
-@pytest.mark.parametrize("order", [3, 5])
-@pytest.mark.parametrize("mode", ["grid-constant", "nearest", "mirror", "grid-wrap"])
-def test_check_grads_order_2(order, mode):
-    # The spline's third derivative jumps at the knots, by up to ~o**3 for a matrix
-    # entry multiplying the output index o: the finite differences of the second
-    # derivative take a small step (float64).
-    EPS = 1e-6
-    rng = np.random.default_rng(7)
-    with enable_x64(True):
-        x = rng.standard_normal((6, 7))
-        check_grads(
-            lambda a, s, c: ndimage.shift(a, s, order=order, mode=mode, cval=c),
+# (function, mode, spline order): every mode once, each function in two or three, the
+# orders 1-5 (0 has no derivative in its coordinates). On the coefficients
+# (prefilter=False): the prefilter is linear in the input and its transpose is checked
+# by test_scipy_interpolation.py's test_jacfwd_and_input_gradient_is_the_adjoint;
+# through its 40-odd float64 taps a side the order-2 checks took 40-80 s a case,
+# eagerly.
+GRAD_CASES = [
+    ("shift", "constant", 3),
+    ("affine", "grid-constant", 5),
+    ("zoom", "nearest", 4),
+    ("shift", "mirror", 5),
+    ("affine", "reflect", 3),
+    ("zoom", "grid-mirror", 2),
+    ("shift", "wrap", 1),
+    ("affine", "grid-wrap", 4),
+]
+
+
+def _grad_case(function, mode, order):
+    """The function of the differentiated arguments, and those arguments (float64)."""
+    x = np.random.default_rng(7).standard_normal((6, 7))
+    if function == "shift":
+        return (
+            lambda a, s, c: ndimage.shift(a, s, order=order, mode=mode, cval=c, prefilter=False),
             (x, np.array([0.3, -1.6]), 0.7),
-            order=2,
-            modes=["fwd", "rev"],
-            eps=EPS,
         )
-        check_grads(
-            lambda a, m, o: ndimage.affine_transform(a, m, o, order=order, mode=mode),
+    if function == "affine":
+        return (
+            lambda a, m, o: ndimage.affine_transform(
+                a, m, o, order=order, mode=mode, cval=0.4, prefilter=False
+            ),
             (x, np.array([[0.9, 0.2], [-0.1, 1.1]]), np.array([0.4, -0.3])),
-            order=2,
-            modes=["fwd", "rev"],
-            eps=EPS,
-            # second derivatives of 50-100 in the matrix entries: the differences'
-            # rounding at this step reads 1.3-1.6e-5 of them
-            rtol=1e-4,
         )
-        check_grads(
-            lambda a: ndimage.zoom(a, (1.5, 0.7), order=order, mode=mode),
-            (x,),
-            order=2,
-            modes=["fwd", "rev"],
-            eps=EPS,
-        )
+    return (
+        lambda a: ndimage.zoom(a, (1.5, 0.7), order=order, mode=mode, prefilter=False),
+        (x,),
+    )
+
+
+@pytest.mark.subsample(len(GRAD_CASES))  # every case, every run
+@pytest.mark.parametrize("function, mode, order", GRAD_CASES)
+def test_check_grads(function, mode, order):
+    # One compile per case (jit: eagerly, each of the many small ops compiles apart).
+    with enable_x64(True):
+        f, args = _grad_case(function, mode, order)
+        check_grads(jax.jit(f), args, order=1, modes=["fwd", "rev"], eps=1e-6)
+
+
+def test_check_grads_order_2():
+    """Second derivatives through a traced shift: the hyperplane-take form, whose
+    weights are the spline's polynomials in the shift (the gather form's second
+    derivatives, in the coordinates, are test_scipy_interpolation.py's)."""
+    with enable_x64(True):
+        f, args = _grad_case("shift", "grid-constant", 3)
+        check_grads(jax.jit(f), args, order=2, modes=["fwd", "rev"], eps=1e-6)
 
 
 def test_parameter_gradients_match_scipy_differences():
@@ -284,20 +301,24 @@ def test_parameter_gradients_match_scipy_differences():
             return np.array(out).reshape(p.shape)
 
         s0 = np.array([0.3, -2.4])
-        ours = jax.grad(lambda s: jnp.sum(ndimage.shift(x, s, mode="reflect")))(s0)
+        ours = jax.jit(jax.grad(lambda s: jnp.sum(ndimage.shift(x, s, mode="reflect"))))(s0)
         np.testing.assert_allclose(
             ours, fd(lambda s: sn.shift(x, s, mode="reflect"), s0), rtol=1e-5, atol=1e-6
         )
         m0 = np.array([[0.95, 0.1, 0.5], [-0.1, 1.05, -0.25]])
-        ours = jax.grad(lambda m: jnp.sum(ndimage.affine_transform(x, m, mode="mirror")))(m0)
+        ours = jax.jit(jax.grad(lambda m: jnp.sum(ndimage.affine_transform(x, m, mode="mirror"))))(
+            m0
+        )
         np.testing.assert_allclose(
             ours, fd(lambda m: sn.affine_transform(x, m, mode="mirror"), m0), rtol=1e-5, atol=1e-6
         )
         a0 = np.array(12.0)
-        ours = jax.grad(lambda a: jnp.sum(ndimage.rotate(x, a, reshape=False, mode="nearest")))(a0)
+        ours = jax.jit(
+            jax.grad(lambda a: jnp.sum(ndimage.rotate(x, a, reshape=False, mode="nearest")))
+        )(a0)
         theirs = fd(lambda a: sn.rotate(x, float(a), reshape=False, mode="nearest"), a0)
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
-        ours = jax.grad(lambda c: jnp.sum(ndimage.shift(x, (1.5, -3.2), cval=c)))(0.0)
+        ours = jax.jit(jax.grad(lambda c: jnp.sum(ndimage.shift(x, (1.5, -3.2), cval=c))))(0.0)
         np.testing.assert_allclose(
             ours, fd(lambda c: sn.shift(x, (1.5, -3.2), cval=float(c)), 0.0), rtol=1e-6
         )
@@ -305,17 +326,19 @@ def test_parameter_gradients_match_scipy_differences():
 
 def test_input_gradient_is_the_adjoint():
     """<shift(x), y> = <x, shift^T(y)>: the VJP of the slice form is the transpose of
-    the forward (checked against the explicit matrix of the map)."""
+    the forward (checked against the explicit matrix of the map). On the coefficients
+    (prefilter=False: the prefilter's transpose is test_scipy_interpolation.py's
+    adjoint test's, against scipy; through it, this took 11-27 s)."""
     rng = np.random.default_rng(9)
     x = rng.standard_normal((7, 8))
     with enable_x64(True):
         for f in (
-            lambda a: ndimage.shift(a, (1.3, -0.6), mode="grid-mirror"),
-            lambda a: ndimage.zoom(a, (2, 0.5), mode="wrap"),
+            lambda a: ndimage.shift(a, (1.3, -0.6), mode="grid-mirror", prefilter=False),
+            lambda a: ndimage.zoom(a, (2, 0.5), mode="wrap", prefilter=False),
         ):
-            jac = jax.jacfwd(f)(x)
+            jac = jax.jit(jax.jacfwd(f))(x)
             y = rng.standard_normal(jac.shape[:2])
-            vjp = jax.vjp(f, x)[1](y)[0]
+            vjp = jax.jit(lambda x, y, f=f: jax.vjp(f, x)[1](y)[0])(x, y)
             np.testing.assert_allclose(vjp, np.einsum("ij,ijkl->kl", y, jac), atol=1e-12)
 
 

@@ -659,9 +659,10 @@ def affine_transform(
     ``(ndim + 1, ndim + 1)`` (homogeneous: its last column is the offset and
     ``offset`` is not read; the bottom row must be ``[0, ..., 0, 1]``, checked when
     the matrix is concrete). A full matrix reads each output point through
-    ``map_coordinates``' gather, its coordinates computed in the spline's dtype (scipy
-    computes them in float64: with float32, points past about 1000 differ from
-    scipy's by float32's rounding of the coordinate, below 1e-4 of a sample).
+    ``map_coordinates``' gather, at scipy's float64 coordinates rounded to the
+    spline's dtype (computed in that dtype when the matrix or offset is traced): with
+    float32, points past about 1000 differ from scipy's by float32's rounding of the
+    coordinate, below 1e-4 of a sample.
     ``matrix``, ``offset`` and ``cval`` may be traced and are differentiated.
 
     Args:
@@ -717,7 +718,21 @@ def affine_transform(
 def _affine_coordinates(m, off, out_shape, dtype):
     """``m @ o + off`` for every output index ``o``, summed in scipy's order (the
     offset, then one column at a time), so that a point scipy puts exactly on an edge
-    lands there too."""
+    lands there too.
+
+    A concrete ``m`` and ``off`` give the coordinates in NumPy float64 (scipy's own
+    arithmetic, rounded once to ``dtype``), a constant of the program: computed in the
+    program from ``iota``, XLA:CPU fuses each multiply-add into an FMA in some of the
+    fusions that read a coordinate and not in others, so that under ``jit`` a point on
+    an edge or a knot fell on the other side of it than scipy's (float64) and, worse,
+    the tap's index and its weight were computed from different roundings of one
+    coordinate (float32: a whole sample off in ``nearest`` and ``grid-constant``)."""
+    if isinstance(m, np.ndarray) and isinstance(off, np.ndarray):
+        o = np.indices(out_shape, dtype=np.float64).reshape(len(out_shape), -1)
+        c = np.broadcast_to(off.astype(np.float64)[:, None], (m.shape[0], o.shape[1]))
+        for col in range(m.shape[1]):
+            c = c + m[:, col : col + 1] * o[col]
+        return jnp.asarray(c.astype(dtype))
     grid = _grid(out_shape, dtype)
     m = jnp.asarray(m).astype(dtype)
     coords = jnp.broadcast_to(jnp.asarray(off).astype(dtype)[:, None], (m.shape[0], grid.shape[1]))
@@ -920,7 +935,7 @@ def geometric_transform(
         s.x.shape if output_shape is None else _check_shape(fn, "output_shape", output_shape)
     )
     kwargs = dict(extra_keywords or {})
-    grid = _grid(out_shape, jnp.int32)
+    grid = np.indices(out_shape, dtype=np.int32).reshape(len(out_shape), -1)
 
     def point(o):
         result = mapping(tuple(o[i] for i in range(len(out_shape))), *extra_arguments, **kwargs)
@@ -938,5 +953,10 @@ def geometric_transform(
             )
         return jnp.stack([v.astype(s.real) for v in values])
 
-    coords = jax.vmap(point, in_axes=1, out_axes=1)(grid)
+    # Eager where the mapping allows (what it computes from the indices alone, op by
+    # op as scipy calls it): staged into the program, XLA:CPU fuses its multiply-adds
+    # into FMAs, and a point scipy puts on an edge or a rounding tie moved off it.
+    # Whatever depends on traced values the mapping closes over is staged as usual.
+    with jax.ensure_compile_time_eval():
+        coords = jax.vmap(point, in_axes=1, out_axes=1)(grid)
     return s.finish(_gather(s, coords, out_shape))
