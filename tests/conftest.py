@@ -280,6 +280,20 @@ _MAX_CLASSES = 12
 _ALL_KEEP = 0.25
 
 
+def _all_run_covers(group, marker, cover):
+    """What ``--all`` keeps of a sampled grid beyond its share, as ``(cover,
+    also_cover)`` for ``_sampled``. A grid the default run samples by its classes
+    alone: every value of every parameter, a list of cases (rules, forms, catalogue
+    rows) whole. A marker's own cover: with every parameter whose values several cases
+    share. A marker's ``all_cover``: that cover alone (a port of another project's
+    tests, whose every rule and form a test of our own covers, rotates its share)."""
+    if marker is not None and "all_cover" in marker.kwargs:
+        return marker.kwargs["all_cover"], None
+    if marker is not None and "cover" in marker.kwargs:
+        return cover, _class_parameters(group, math.inf)
+    return None, None
+
+
 def pytest_collection_modifyitems(config, items):
     """The default run: no ``slow`` tests, and each parametrized test function down to
     its sample: ``subsample(keep, cover=...)`` where marked (``keep`` a fraction of the
@@ -313,13 +327,7 @@ def pytest_collection_modifyitems(config, items):
         if run_all:
             share = keep if keep < 1 else keep / len(group)
             keep = max(share, marker.kwargs.get("all_keep", _ALL_KEEP) if marker else _ALL_KEEP)
-            # A grid the default run samples by its classes alone: every value of every
-            # parameter, a list of cases (rules, forms, catalogue rows) whole. A marker's
-            # own cover: with every parameter whose values several cases share.
-            if marker is not None and "cover" in marker.kwargs:
-                also_cover = _class_parameters(group, math.inf)
-            else:
-                cover = None
+            cover, also_cover = _all_run_covers(group, marker, cover)
             if keep >= 1:
                 continue
         sampled.update(group)

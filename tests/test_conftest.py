@@ -122,3 +122,22 @@ def test_the_seed_comes_from_the_environment_then_git_then_a_fixed_one(monkeypat
 def test_this_run_drew_its_sample_with_the_seed_it_reports(request):
     # The controller exported the seed for the xdist workers; both drew with it.
     assert os.environ["JAXPAD_SAMPLE_SEED"] == request.config.jaxpad_sample_seed
+
+
+def test_all_cover_names_what_all_keeps_of_a_port_and_rotates_the_rest():
+    cases = _grid()
+    marker = pytest.mark.subsample(0.1, all_keep=0.1, all_cover=["dtype"]).mark
+    cover, also = conftest._all_run_covers(cases, marker, None)
+    assert (cover, also) == (["dtype"], None)
+    samples = [conftest._sampled(cases, 0.1, cover, seed, also) for seed in ("a", "b")]
+    for sample in samples:
+        assert len(sample) == math.ceil(0.1 * len(cases))
+        assert _values(sample, "dtype") == {"f4", "i1"}
+    assert samples[0] != samples[1]
+    # Without all_cover, a marker's cover comes with every repeated parameter.
+    marker = pytest.mark.subsample(0.1, cover=["mode"]).mark
+    assert conftest._all_run_covers(cases, marker, ["mode"]) == (
+        ["mode"],
+        ["mode", "shape", "dtype"],
+    )
+    assert conftest._all_run_covers(cases, None, "classes") == (None, None)

@@ -52,8 +52,12 @@ except where noted below. The changes:
   (``integer_coordinates``: jaxpad rejects them with a TypeError, since scipy's
   truncation has no derivative): test_map_coordinates01, test_map_coordinates03,
   test_map_coordinates_with_string_output.
-- Run time: the default run keeps a quarter of each test's cases (every parameter
-  value at least once: ``pytestmark`` below); ``pytest --all`` runs them all.
+- Run time: a port rotates (``pytestmark`` below). Every function, order, mode and
+  dtype is compared with scipy on every run by tests/test_scipy_interpolation.py and
+  tests/test_scipy_interpolation_transforms.py; this file adds scipy's own cases, a
+  twentieth of each test's in the default run and a tenth under ``pytest --all``,
+  drawn by the commit's seed so that successive commits run different ones (at least
+  one case of every test each run); ``pytest --all --every-case`` runs them all.
 """
 
 # ruff: noqa: E501, B018, SIM118, SIM201, F841, E731, E402, E741, B023, F811
@@ -73,9 +77,8 @@ from pytest import raises as assert_raises
 from jaxpad.scipy import ndimage as _ndimage
 from tests.compat import enable_x64
 
-# The default run keeps a quarter of each test's cases (every value of every
-# parameter at least once; tests/conftest.py); `pytest --all` runs them all.
-pytestmark = pytest.mark.subsample(0.1, all_keep=0.1)
+# A rotating share of each test's cases (the module's docstring; tests/conftest.py).
+pytestmark = pytest.mark.subsample(0.05, cover=[], all_keep=0.1, all_cover=[])
 
 types = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
          "float32", "float64"]

@@ -53,6 +53,10 @@ def _abstract_eval(a, b, *, rules):
     out = jax.eval_shape(
         rules.value, jax.ShapeDtypeStruct(a.shape, a.dtype), jax.ShapeDtypeStruct(b.shape, b.dtype)
     )
+    # Typed as jaxpad_planned_conv types its result: the input's sharding, so that the
+    # cotangents of Explicit mesh axes (sharding in types) meet the operands' types.
+    if a.ndim == len(out.shape):
+        return a.update(shape=out.shape, dtype=out.dtype)
     return jax.core.ShapedArray(out.shape, out.dtype)
 
 
