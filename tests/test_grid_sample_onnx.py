@@ -19,6 +19,7 @@ ort = pytest.importorskip("onnxruntime")
 from jax2onnx import to_onnx  # noqa: E402
 
 import jaxpad.onnx  # noqa: E402, F401  (registers the converters)
+from tests.test_grid_sample import SAMPLED  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +52,7 @@ CASES = [
 ]
 
 
+@SAMPLED
 @pytest.mark.parametrize(
     "case", CASES, ids=lambda c: f"{c[0] + 2}d-{c[1]}-{c[2]}-{'ac' if c[3] else 'noac'}"
 )
