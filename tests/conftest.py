@@ -8,10 +8,10 @@ backend had already started, ``jax.config.update`` raises: a loud failure, not a
 that silently runs on one device.
 
 The default run (``pytest``) fits a contributor's few minutes on 2 cores: it leaves out
-the tests marked ``slow`` and the cases of a ``subsample``-marked grid past its
-deterministic sample (which keeps every value of every covered parameter), tests
-that loop over many cases check a share of them (the ``full_run`` fixture), and XLA
-compiles without LLVM's optimizations (``_DEFAULT_RUN_XLA_FLAGS``).
+the tests marked ``slow``, runs one case of each parametrized test (drawn by the
+commit's seed, so the cases rotate from commit to commit), tests that loop over many
+cases check a share of them (the ``full_run`` fixture), and XLA compiles without
+LLVM's optimizations (``_DEFAULT_RUN_XLA_FLAGS``).
 ``pytest --all`` (CI) adds the ``slow`` tests and compiles as XLA compiles by default;
 its grids are samples too, larger ones, that keep every value of every parameter that
 names a class and rotate the combinations with a seed drawn from the commit
@@ -125,12 +125,12 @@ def _every_case(config):
 
 
 def _sample_seed(config):
-    """The seed that orders the grids' cases before a sample is drawn: ``""`` (the
-    fixed order of the default run) unless ``JAXPAD_SAMPLE_SEED`` names one; under
-    ``--all``, else the checkout's commit, else a fixed one (an unpacked sdist)."""
+    """The seed that orders the grids' cases before a sample is drawn, in both runs:
+    ``JAXPAD_SAMPLE_SEED`` if set, else the checkout's commit, else a fixed one (an
+    unpacked sdist)."""
     seed = os.environ.get("JAXPAD_SAMPLE_SEED")
-    if seed is not None or not config.getoption("run_all"):
-        return seed or ""
+    if seed is not None:
+        return seed
     try:
         head = subprocess.run(
             ["git", "rev-parse", "HEAD"],
@@ -172,8 +172,10 @@ def pytest_report_header(config):
             f"jaxpad: the full suite (--all), grids sampled with JAXPAD_SAMPLE_SEED={seed} "
             "(set it to repeat this run; --every-case runs every case)"
         )
-    rotated = f", grids sampled with JAXPAD_SAMPLE_SEED={seed}" if seed else ""
-    return f"jaxpad: the default run{rotated}; pytest --all adds the slow tests and more cases"
+    return (
+        f"jaxpad: the default run, one case of each test drawn with JAXPAD_SAMPLE_SEED={seed}; "
+        "pytest --all adds the slow tests and more cases"
+    )
 
 
 def _value_key(value):
@@ -262,10 +264,14 @@ def _named_on_the_command_line(config, item):
     return False
 
 
-# The default run samples every parametrized test function of at least this many
-# cases to this share (at least one case per value of each parameter), unless a
-# ``subsample`` marker says otherwise: with it the default run took 5-6 minutes on 2
-# cores, without it 15 (docs/development.md, "The test suite").
+# The default run keeps this many cases of each parametrized test function, drawn by
+# the seed (the commit's): every test runs, its cases rotate from commit to commit, and
+# --all covers every class on every run. Keeping every value of each class parameter
+# instead took 524 s on 2 quiet cores (999 s of tests, 2026-11-28), where the budget is
+# 5 minutes; one case each, an estimated 479 s of tests (docs/development.md).
+_DEFAULT_RUN_CASES = 1
+# --all samples every parametrized test function of at least this many cases, unless a
+# ``subsample`` marker says otherwise, to at least this share.
 _MIN_SAMPLED_GRID = 4
 _DEFAULT_KEEP = 0.2
 # A parameter with at most this many values (each shared by several cases) names a
@@ -294,6 +300,37 @@ def _all_run_covers(group, marker, cover):
     return None, None
 
 
+def _group_sample(group, marker, run_all):
+    """What a run keeps of one parametrized test function's cases, as ``(keep, cover,
+    also_cover)`` for ``_sampled``, or None for every case. The default run: one case
+    (``_DEFAULT_RUN_CASES``), drawn by the seed, or a marker's ``default_keep`` (a
+    count, a share, or None for every case: a list of cheap cases such as the
+    bad-input catalogue's rows). ``--all``: a ``subsample`` marker's
+    share (or ``_DEFAULT_KEEP`` of an unmarked grid of at least ``_MIN_SAMPLED_GRID``
+    cases), at least ``_ALL_KEEP`` or the marker's ``all_keep``, and the covers of
+    ``_all_run_covers``."""
+    if not run_all:
+        # A marker's default_keep: a count or share of cheap cases, or None for all.
+        keep = marker.kwargs.get("default_keep", _DEFAULT_RUN_CASES) if marker else None
+        keep = _DEFAULT_RUN_CASES if marker is None else keep
+        if keep is None or (keep >= 1 and len(group) <= keep):
+            return None
+        return keep, [], None
+    if marker is not None:
+        keep = marker.args[0] if marker.args else marker.kwargs["keep"]
+        cover = marker.kwargs.get("cover")
+    elif len(group) >= _MIN_SAMPLED_GRID:
+        keep, cover = _DEFAULT_KEEP, "classes"
+    else:
+        return None
+    share = keep if keep < 1 else keep / len(group)
+    keep = max(share, marker.kwargs.get("all_keep", _ALL_KEEP) if marker else _ALL_KEEP)
+    if keep >= 1:
+        return None
+    cover, also_cover = _all_run_covers(group, marker, cover)
+    return keep, cover, also_cover
+
+
 def pytest_collection_modifyitems(config, items):
     """The default run: no ``slow`` tests, and each parametrized test function down to
     its sample: ``subsample(keep, cover=...)`` where marked (``keep`` a fraction of the
@@ -315,21 +352,10 @@ def pytest_collection_modifyitems(config, items):
             groups[(item.path, item.parent.nodeid, item.originalname)].append(item)
     selected, sampled = set(), set()
     for group in groups.values():
-        marker = group[0].get_closest_marker("subsample")
-        if marker is not None:
-            keep = marker.args[0] if marker.args else marker.kwargs["keep"]
-            cover = marker.kwargs.get("cover")
-        elif len(group) >= _MIN_SAMPLED_GRID:
-            keep, cover = _DEFAULT_KEEP, "classes"
-        else:
+        plan = _group_sample(group, group[0].get_closest_marker("subsample"), run_all)
+        if plan is None:
             continue
-        also_cover = None
-        if run_all:
-            share = keep if keep < 1 else keep / len(group)
-            keep = max(share, marker.kwargs.get("all_keep", _ALL_KEEP) if marker else _ALL_KEEP)
-            cover, also_cover = _all_run_covers(group, marker, cover)
-            if keep >= 1:
-                continue
+        keep, cover, also_cover = plan
         sampled.update(group)
         selected.update(_sampled(group, keep, cover, seed, also_cover))
     kept, left_out = [], []

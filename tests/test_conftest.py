@@ -112,11 +112,36 @@ def test_the_seed_comes_from_the_environment_then_git_then_a_fixed_one(monkeypat
     assert conftest._sample_seed(config(True)) == "abc"
     assert conftest._sample_seed(config(False)) == "abc"
     monkeypatch.delenv("JAXPAD_SAMPLE_SEED")
-    # The default run keeps its fixed order unless a seed is given.
-    assert conftest._sample_seed(config(False)) == ""
-    # tmp_path is no git checkout (an unpacked sdist): the fixed seed.
+    # tmp_path is no git checkout (an unpacked sdist): the fixed seed, in both runs.
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     assert conftest._sample_seed(config(True)) == conftest._FALLBACK_SEED
+    assert conftest._sample_seed(config(False)) == conftest._FALLBACK_SEED
+
+
+def test_the_default_run_keeps_one_case_of_each_test_and_all_its_covers():
+    cases = _grid()
+    marker = pytest.mark.subsample(0.5, cover=["mode"]).mark
+    for each in (marker, None):
+        assert conftest._group_sample(cases, each, run_all=False) == (1, [], None)
+        assert conftest._group_sample(cases[:1], each, run_all=False) is None
+    picks = {
+        conftest._sampled(cases, *conftest._group_sample(cases, None, False)[:2], seed)[0].nodeid
+        for seed in "abcdef"
+    }
+    assert len(picks) > 1  # the seed rotates the case
+    # --all: the marker's share and cover, with every repeated parameter.
+    assert conftest._group_sample(cases, marker, run_all=True) == (
+        0.5,
+        ["mode"],
+        ["mode", "shape", "dtype"],
+    )
+    assert conftest._group_sample(cases, None, run_all=True) == (0.25, None, None)
+    assert conftest._group_sample(cases[:3], None, run_all=True) is None
+    # A marker's default_keep: every case (None), or a share.
+    every = pytest.mark.subsample(1, default_keep=None).mark
+    assert conftest._group_sample(cases, every, run_all=False) is None
+    tenth = pytest.mark.subsample(1, default_keep=0.1).mark
+    assert conftest._group_sample(cases, tenth, run_all=False) == (0.1, [], None)
 
 
 def test_this_run_drew_its_sample_with_the_seed_it_reports(request):
