@@ -84,6 +84,14 @@ def pytest_addoption(parser):
         "the commit (JAXPAD_SAMPLE_SEED).",
     )
     parser.addoption(
+        "--classes",
+        action="store_true",
+        dest="classes",
+        help="jaxpad: the default run, each parameter grid sampled to keep every value of "
+        "each class parameter (a mode, a dtype, a layout) rather than one case: CI's run "
+        "on the oldest supported JAX (.ci/oldest).",
+    )
+    parser.addoption(
         "--every-case",
         action="store_true",
         dest="every_case",
@@ -300,7 +308,7 @@ def _all_run_covers(group, marker, cover):
     return None, None
 
 
-def _group_sample(group, marker, run_all):
+def _group_sample(group, marker, run_all, classes=False):
     """What a run keeps of one parametrized test function's cases, as ``(keep, cover,
     also_cover)`` for ``_sampled``, or None for every case. The default run: one case
     (``_DEFAULT_RUN_CASES``), drawn by the seed, or a marker's ``default_keep`` (a
@@ -308,8 +316,9 @@ def _group_sample(group, marker, run_all):
     bad-input catalogue's rows). ``--all``: a ``subsample`` marker's
     share (or ``_DEFAULT_KEEP`` of an unmarked grid of at least ``_MIN_SAMPLED_GRID``
     cases), at least ``_ALL_KEEP`` or the marker's ``all_keep``, and the covers of
-    ``_all_run_covers``."""
-    if not run_all:
+    ``_all_run_covers``. ``classes`` (``--classes``, CI's default run on the oldest
+    JAX): that share, covering every value of each class parameter."""
+    if not run_all and not classes:
         # A marker's default_keep: a count or share of cheap cases, or None for all.
         keep = marker.kwargs.get("default_keep", _DEFAULT_RUN_CASES) if marker else None
         keep = _DEFAULT_RUN_CASES if marker is None else keep
@@ -323,6 +332,8 @@ def _group_sample(group, marker, run_all):
         keep, cover = _DEFAULT_KEEP, "classes"
     else:
         return None
+    if not run_all:  # --classes: the share, every value of each class parameter kept
+        return keep, cover, None
     share = keep if keep < 1 else keep / len(group)
     keep = max(share, marker.kwargs.get("all_keep", _ALL_KEEP) if marker else _ALL_KEEP)
     if keep >= 1:
@@ -352,7 +363,8 @@ def pytest_collection_modifyitems(config, items):
             groups[(item.path, item.parent.nodeid, item.originalname)].append(item)
     selected, sampled = set(), set()
     for group in groups.values():
-        plan = _group_sample(group, group[0].get_closest_marker("subsample"), run_all)
+        marker = group[0].get_closest_marker("subsample")
+        plan = _group_sample(group, marker, run_all, config.getoption("classes"))
         if plan is None:
             continue
         keep, cover, also_cover = plan

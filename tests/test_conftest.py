@@ -137,6 +137,10 @@ def test_the_default_run_keeps_one_case_of_each_test_and_all_its_covers():
     )
     assert conftest._group_sample(cases, None, run_all=True) == (0.25, None, None)
     assert conftest._group_sample(cases[:3], None, run_all=True) is None
+    # --classes: the share, every value of each class parameter kept.
+    assert conftest._group_sample(cases, None, False, classes=True) == (0.2, "classes", None)
+    assert conftest._group_sample(cases, marker, False, classes=True) == (0.5, ["mode"], None)
+    assert conftest._group_sample(cases[:3], None, False, classes=True) is None
     # A marker's default_keep: every case (None), or a share.
     every = pytest.mark.subsample(1, default_keep=None).mark
     assert conftest._group_sample(cases, every, run_all=False) is None

@@ -403,8 +403,14 @@ def test_nn_conv_transpose_in_a_mode_against_the_vjp_of_pad_then_conv(mode):
     ids=["plain", "pad_slice", "rows", "plain+block_diagonal", "block_diagonal-vmap"],
 )
 def test_exact_conv_forms_against_pad_then_conv(plan, groups, mode, vmapped):
+    from jaxpad._compat import CONV_FORMS_SECOND_DERIVATIVES_WRONG
     from jaxpad._lowering.conv import ConvPlan, build_conv
 
+    if CONV_FORMS_SECOND_DERIVATIVES_WRONG and plan != ("plain",):
+        # The higher Taylor terms are the forms' second and third derivatives, which
+        # JAX before 0.8 gets wrong (jaxpad/_compat.py; the block-diagonal form under
+        # vmap: every output off on 0.6.2); there the planner keeps the plain form.
+        pytest.skip("jax < 0.8: the planner keeps the plain form")
     plan = ConvPlan(*plan)
     numbers = lax.conv_dimension_numbers((2, 6, 5, 4), (3, 3, 2, 4), ("NHWC", "HWIO", "NHWC"))
     pads = [(1, 1), (1, 1)]
