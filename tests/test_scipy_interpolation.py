@@ -436,3 +436,12 @@ def test_coordinates_computed_in_the_same_program(mode, order):
         c = np.asarray(coordinates(o, jnp.float64))
     want = sn.map_coordinates(x.astype(np.float64), c, order=order, mode=mode)
     np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * _range(x))
+
+
+def test_more_than_2_to_the_31_points_lower():
+    # Lowered, not run: the points' count past int32 (the coordinates' materializing
+    # scatter would index them with int32: an OverflowError while tracing).
+    f = jax.jit(lambda x, c: ndimage.map_coordinates(x, c, order=1, mode="wrap"))
+    points = jax.ShapeDtypeStruct((2, 2**31 + 8), jnp.float32)
+    text = f.lower(jax.ShapeDtypeStruct((4, 4), jnp.float32), points).as_text()
+    assert "2147483656" in text

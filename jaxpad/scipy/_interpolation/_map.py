@@ -262,7 +262,11 @@ def _materialized(coords):
     a whole sample apart at a coordinate within a rounding of an integer (float32
     under ``jit``: outputs off by 0.2 of the range). XLA does not recompute a
     scatter's result; this one writes each point where it was (one pass over the
-    points, against the (order + 1) ** ndim gathers that follow)."""
+    points, against the (order + 1) ** ndim gathers that follow). An optimization
+    barrier left the bug in place. Past 2**31 points the scatter's indices would not
+    fit int32 (without JAX's 64-bit types): the coordinates are read as given."""
+    if coords.shape[1] >= 2**31:
+        return coords
     points = jnp.arange(coords.shape[1])
     return (
         jnp.zeros_like(coords)
