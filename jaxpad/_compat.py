@@ -20,6 +20,7 @@ this module is what differs between releases.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 import jax
@@ -30,6 +31,7 @@ import jax.core
 # Let go with a 0.8 floor.
 import jax.export  # noqa: F401
 from jax import lax
+from jax.experimental import jet
 from jax.interpreters import ad
 
 # Before jax 0.8, second derivatives through the conv planner's own forms disagreed
@@ -42,6 +44,13 @@ from jax.interpreters import ad
 CONV_FORMS_SECOND_DERIVATIVES_WRONG = tuple(
     int(part) for part in jax.__version__.split(".")[:2]
 ) < (0, 8)
+
+# jax.experimental.jet's rules: where jet takes `factorial_scaled` (0.10 does) a
+# rule's series are Taylor coefficients, and a bilinear rule's k-th term is the sum of
+# op(a_j, b_{k-j}); before (0.6.2), they were derivatives, and that sum weighs each
+# product by binomial(k, j), as jet's own rule for lax.conv_general_dilated does.
+# Let go with a floor whose jet takes `factorial_scaled`.
+JET_RULE_SERIES_ARE_DERIVATIVES = "factorial_scaled" not in inspect.signature(jet.jet).parameters
 
 # jax.errors.InconclusiveDimensionOperation: in jax.errors from 0.10.1; older releases
 # export it from jax.core (0.10 still does). Let go with a 0.10.1 floor.

@@ -390,7 +390,8 @@ def test_nn_conv_transpose_in_a_mode_against_the_vjp_of_pad_then_conv(mode):
 # products), forced and outside jaxpad_planned_conv: jet takes the primitive's Taylor
 # rule, the input and the kernel both carrying a series. Constant mode adds the
 # convolution's own zero padding; block_diagonal's value form differs from its tangent
-# form (plain), and under vmap both are mapped.
+# form (plain), and under vmap both are mapped. On every release: 0.6.2's jet rules take
+# derivatives, not Taylor coefficients (jaxpad/_compat.py, JET_RULE_SERIES_ARE_DERIVATIVES).
 @pytest.mark.parametrize(
     "plan,groups,mode,vmapped",
     [
@@ -403,14 +404,8 @@ def test_nn_conv_transpose_in_a_mode_against_the_vjp_of_pad_then_conv(mode):
     ids=["plain", "pad_slice", "rows", "plain+block_diagonal", "block_diagonal-vmap"],
 )
 def test_exact_conv_forms_against_pad_then_conv(plan, groups, mode, vmapped):
-    from jaxpad._compat import CONV_FORMS_SECOND_DERIVATIVES_WRONG
     from jaxpad._lowering.conv import ConvPlan, build_conv
 
-    if CONV_FORMS_SECOND_DERIVATIVES_WRONG and plan != ("plain",):
-        # The higher Taylor terms are the forms' second and third derivatives, which
-        # JAX before 0.8 gets wrong (jaxpad/_compat.py; the block-diagonal form under
-        # vmap: every output off on 0.6.2); there the planner keeps the plain form.
-        pytest.skip("jax < 0.8: the planner keeps the plain form")
     plan = ConvPlan(*plan)
     numbers = lax.conv_dimension_numbers((2, 6, 5, 4), (3, 3, 2, 4), ("NHWC", "HWIO", "NHWC"))
     pads = [(1, 1), (1, 1)]

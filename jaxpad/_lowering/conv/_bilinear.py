@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import operator
 from collections.abc import Callable
 
@@ -27,6 +28,8 @@ import jax.numpy as jnp
 from jax.experimental import jet
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
+
+from jaxpad._compat import JET_RULE_SERIES_ARE_DERIVATIVES
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -82,17 +85,20 @@ def _b_jvp(d_b, a, b, *, rules):
 
 def _taylor(primals_in, series_in, **params):
     """The Taylor terms of a bilinear function of two series: the product of the
-    series, each term's ``k``-th coefficient the sum of ``value(a_j, b_{k-j})`` (as
-    ``jet`` has it for ``lax.conv_general_dilated``), in the tangent form."""
+    series, each term's ``k``-th coefficient the sum of ``value(a_j, b_{k-j})`` (each
+    weighed by ``binomial(k, j)`` where jet's series are derivatives), as ``jet`` has
+    it for ``lax.conv_general_dilated``, in the tangent form."""
     (a, b), (a_terms, b_terms) = primals_in, series_in
     rules = params["rules"]
     tangent = rules.tangent or rules
     a_series, b_series = [a, *a_terms], [b, *b_terms]
+
+    def product(k, j):
+        term = bilinear_p.bind(a_series[j], b_series[k - j], rules=tangent)
+        return term * math.comb(k, j) if JET_RULE_SERIES_ARE_DERIVATIVES else term
+
     terms = [
-        functools.reduce(
-            operator.add,
-            (bilinear_p.bind(a_series[j], b_series[k - j], rules=tangent) for j in range(k + 1)),
-        )
+        functools.reduce(operator.add, (product(k, j) for j in range(k + 1)))
         for k in range(1, len(a_series))
     ]
     return bilinear_p.bind(a, b, rules=rules), terms
