@@ -21,6 +21,10 @@ from jax.test_util import check_grads
 import jaxpad
 from tests.compat import enable_x64
 
+# Compared with their oracles where a rounding decides (a point on a tie or an edge):
+# CI compiles them as users' programs are (tests/conftest.py, --xla-defaults).
+pytestmark = pytest.mark.xla_defaults
+
 MODES = ["bilinear", "nearest", "bicubic"]
 PADDING = ["zeros", "border", "reflection"]
 CASES = [

@@ -17,6 +17,10 @@ from jaxpad.scipy import ndimage
 from jaxpad.scipy._interpolation import _spline
 from tests.compat import enable_x64
 
+# Compared with their oracles where a rounding decides (a point on a tie or an edge):
+# CI compiles them as users' programs are (tests/conftest.py, --xla-defaults).
+pytestmark = pytest.mark.xla_defaults
+
 sn = pytest.importorskip("scipy.ndimage")
 
 MODES = [
