@@ -12,13 +12,17 @@ import pytest
 from tests import conftest
 
 
-def test_default_run_compiles_without_llvms_optimizations_and_all_keeps_xlas_defaults(request):
+# Marked: the default run checks the test runs' flags, CI's run of the tests marked
+# xla_defaults (.ci/run) that --xla-defaults leaves the environment's.
+@pytest.mark.xla_defaults
+def test_runs_compile_without_llvms_optimizations_unless_xla_defaults(request):
     flags = os.environ.get("XLA_FLAGS", "")
-    if request.config.getoption("run_all"):
-        # CI compiles as users do: the flags are the environment's own.
+    if request.config.getoption("xla_defaults"):
+        # CI's run of the tests marked xla_defaults compiles as users do: the
+        # environment's own flags.
         assert flags == conftest._GIVEN_XLA_FLAGS
     else:
-        ours = {f"{name}={value}" for name, value in conftest._DEFAULT_RUN_XLA_FLAGS.items()}
+        ours = {f"{name}={value}" for name, value in conftest._TEST_RUN_XLA_FLAGS.items()}
         named = {flag.partition("=")[0] for flag in conftest._GIVEN_XLA_FLAGS.split()}
         expected = {flag for flag in ours if flag.partition("=")[0] not in named}
         assert expected <= set(flags.split())
@@ -40,7 +44,7 @@ def test_default_run_compiles_without_llvms_optimizations_and_all_keeps_xlas_def
 )
 def test_a_flag_the_user_set_wins(monkeypatch, given, expected):
     monkeypatch.setenv("XLA_FLAGS", given)
-    assert set(conftest._add_xla_flags(conftest._DEFAULT_RUN_XLA_FLAGS).split()) == expected
+    assert set(conftest._add_xla_flags(conftest._TEST_RUN_XLA_FLAGS).split()) == expected
 
 
 class _Case:
@@ -135,12 +139,8 @@ def test_the_default_run_keeps_one_case_of_each_test_and_all_its_covers():
         ["mode"],
         ["mode", "shape", "dtype"],
     )
-    assert conftest._group_sample(cases, None, run_all=True) == (0.25, None, None)
+    assert conftest._group_sample(cases, None, run_all=True) == (0.2, None, None)
     assert conftest._group_sample(cases[:3], None, run_all=True) is None
-    # --classes: the share, every value of each class parameter kept.
-    assert conftest._group_sample(cases, None, False, classes=True) == (0.2, "classes", None)
-    assert conftest._group_sample(cases, marker, False, classes=True) == (0.5, ["mode"], None)
-    assert conftest._group_sample(cases[:3], None, False, classes=True) is None
     # A marker's default_keep: every case (None), or a share.
     every = pytest.mark.subsample(1, default_keep=None).mark
     assert conftest._group_sample(cases, every, run_all=False) is None

@@ -15,6 +15,10 @@ import jax.numpy as jnp  # noqa: E402
 
 import jaxpad.equinox  # noqa: E402
 from jaxpad import nn, policies  # noqa: E402
+from tests.sampling import EVERY_CASE, ROTATE_LISTS
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 RNG = np.random.default_rng(0)
 TOL = {"rtol": 1e-5, "atol": 1e-5}
@@ -340,6 +344,7 @@ ALIASES = [
 ]
 
 
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize("name,kwargs,spatial", ALIASES, ids=[a[0] for a in ALIASES])
 def test_fixed_rank_aliases_match_equinox(name, kwargs, spatial):
     # Positional arguments as Equinox orders them (ConvTranspose*d: output_padding

@@ -17,6 +17,10 @@ from jaxpad import nn, policies
 from tests.cases import MODES
 from tests.compat import skip_before_jax
 from tests.oracles import numpy_pad
+from tests.sampling import EVERY_CASE, ROTATE_LISTS
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 _FRESH_PROCESS = textwrap.dedent(
     """
@@ -285,6 +289,7 @@ def test_convs_export_with_a_symbolic_batch(policy, pad_mode, stride, layout):
             np.testing.assert_allclose(exported.call(x), fn(x), rtol=1e-4, atol=1e-4)
 
 
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize(
     "op",
     [
@@ -461,6 +466,7 @@ def test_dynamic_pad_gradient_on_a_symbolic_axis(mode, static):
         )
 
 
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize("mode", ["reflect", "symmetric", "wrap"])
 def test_dynamic_pad_gradient_a_symbolic_axis_cannot_plan_says_so(mode):
     def loss_grad(x, o):

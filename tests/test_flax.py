@@ -18,6 +18,10 @@ import jaxpad  # noqa: E402
 import jaxpad.flax  # noqa: E402
 from jaxpad import nn, policies  # noqa: E402
 from tests.devices import run_on_cpu_devices  # noqa: E402
+from tests.sampling import EVERY_CASE, ROTATE_LISTS
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 RNG = np.random.default_rng(0)
 TOL = {"rtol": 1e-5, "atol": 1e-5}
@@ -400,6 +404,7 @@ def test_padding_mode_checkpoints_load_both_ways():
     np.testing.assert_allclose(ours(x), original(x), **TOL)
 
 
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize(
     "make",
     [

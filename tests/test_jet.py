@@ -17,7 +17,11 @@ from jax.experimental import jet as taylor
 
 import jaxpad
 from tests.cases import NON_CONSTANT
+from tests.sampling import EVERY_CASE, ROTATE_LISTS
 from tests.test_sides import READS_VALUE, SIDE_MODES
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 ORDER = 3
 
@@ -392,6 +396,7 @@ def test_nn_conv_transpose_in_a_mode_against_the_vjp_of_pad_then_conv(mode):
 # convolution's own zero padding; block_diagonal's value form differs from its tangent
 # form (plain), and under vmap both are mapped. On every release: 0.6.2's jet rules take
 # derivatives, not Taylor coefficients (jaxpad/_compat.py, JET_RULE_SERIES_ARE_DERIVATIVES).
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize(
     "plan,groups,mode,vmapped",
     [

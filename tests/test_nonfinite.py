@@ -19,7 +19,11 @@ import numpy as np
 import pytest
 
 import jaxpad
+from tests.sampling import ROTATE_LISTS
 from tests.test_sides import READS_VALUE, SIDE_MODES, numpy_sided
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 NONFINITE = (np.inf, -np.inf, np.nan)
 

@@ -18,10 +18,11 @@ from jax.test_util import check_grads
 from jaxpad.scipy import ndimage
 from jaxpad.scipy._interpolation import _transforms
 from tests.compat import enable_x64
+from tests.sampling import ROTATE_LISTS
 
 # Compared with their oracles where a rounding decides (a point on a tie or an edge):
 # CI compiles them as users' programs are (tests/conftest.py, --xla-defaults).
-pytestmark = pytest.mark.xla_defaults
+pytestmark = [pytest.mark.xla_defaults, ROTATE_LISTS]
 
 sn = pytest.importorskip("scipy.ndimage")
 

@@ -15,6 +15,10 @@ from jax.test_util import check_grads
 from jaxpad.scipy import ndimage
 from jaxpad.scipy._selection import _networks
 from tests.compat import enable_x64, skip_before_jax
+from tests.sampling import EVERY_CASE, ROTATE_LISTS
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 sn = pytest.importorskip("scipy.ndimage")
 
@@ -353,6 +357,7 @@ def test_median_sizes_and_sort_path():
     )
 
 
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize("n", [2, 3, 5, 7, 9, 12])
 def test_selection_networks_zero_one(n):
     # The 0-1 principle: a comparator network that selects rank r of every 0/1 input
@@ -1244,6 +1249,7 @@ def test_band_form_values_and_gradients(mode, monkeypatch):
     )
 
 
+@EVERY_CASE  # --all: every one (tests/sampling.py)
 @pytest.mark.parametrize("mode", ["reflect", "wrap", "constant"])
 def test_band_form_default_rule(mode):
     from jaxpad.scipy._linear import _padded_taps, _taps

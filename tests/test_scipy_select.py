@@ -15,6 +15,10 @@ from jax.experimental import jet
 
 from jaxpad.scipy import ndimage
 from tests.compat import enable_x64
+from tests.sampling import ROTATE_LISTS
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 # scipy's modes as np.pad's (the grid-* twins pad the same for filters).
 NP_MODES = {

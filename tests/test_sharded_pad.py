@@ -24,8 +24,10 @@ from tests.cases import MODES
 from tests.compat import enable_x64, set_mesh
 from tests.devices import cpu_mesh
 from tests.oracles import numpy_pad
+from tests.sampling import ROTATE_LISTS
 
-pytestmark = pytest.mark.usefixtures("eight_cpu_devices")
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = [pytest.mark.usefixtures("eight_cpu_devices"), ROTATE_LISTS]
 
 COLLECTIVES = ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter")
 # A collective's result: a shape, or a tuple of shapes (combined collectives, whose

@@ -20,6 +20,10 @@ from jax.test_util import check_grads
 
 import jaxpad
 from tests.compat import enable_x64
+from tests.sampling import ROTATE_LISTS
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 SIDE_MODES = (
     "constant",

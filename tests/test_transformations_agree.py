@@ -20,7 +20,11 @@ import jaxpad
 import jaxpad.numpy as jpnp
 from jaxpad import nn, policies
 from tests.cases import MODES
+from tests.sampling import ROTATE_LISTS
 from tests.test_properties import pad_cases
+
+# --all: a list of cases, one value each, rotates (tests/sampling.py).
+pytestmark = ROTATE_LISTS
 
 
 def _agree(fn, *args, exact=True):

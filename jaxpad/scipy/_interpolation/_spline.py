@@ -19,11 +19,12 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import dtypes, lax
+from jax import dtypes
 from jax.typing import ArrayLike
 
 import jaxpad
 from jaxpad.scipy._interpolation import _args, _modes
+from jaxpad.scipy._linear import _taps
 
 # scipy's poles (ni_splines.c, get_filter_poles), in closed form.
 POLES = {
@@ -66,21 +67,20 @@ def fir_taps(order: int, dtype_name: str) -> np.ndarray:
     return h[_SUPPORT : _SUPPORT + taps + 1].copy()
 
 
-def correlate_axis(x, taps: np.ndarray, axis: int, lo: int, hi: int):
+def correlate_axis(x, taps: np.ndarray, axis: int):
     """The symmetric FIR ``taps`` along ``axis`` of ``x``, which holds ``K = len(taps)
-    - 1`` more samples than the output before index 0 and after the last (padded),
-    less ``lo`` / ``hi``: the output keeps ``lo`` and ``hi`` extra samples a side."""
+    - 1`` more samples before the output's first and after its last: a 'valid'
+    correlation, as the linear filters' ``jaxpad_scipy_taps`` primitive, whose
+    transpose is the same correlation of the zero-padded cotangent (left to JAX, each
+    of the ``2K + 1`` slices transposes to a zero pad of the whole array: the input VJP
+    of ``spline_filter`` took 125x its forward)."""
     k_max = len(taps) - 1
-    n_out = x.shape[axis] - 2 * k_max
-
-    def window(start):
-        return lax.slice_in_dim(x, start, start + n_out, axis=axis)
-
-    del lo, hi
-    out = window(k_max) * taps[0].astype(x.real.dtype)
-    for k in range(1, k_max + 1):
-        out = out + (window(k_max - k) + window(k_max + k)) * taps[k].astype(x.real.dtype)
-    return out
+    shape = [1] * x.ndim
+    shape[axis] = 2 * k_max + 1
+    weights = np.concatenate([taps[:0:-1], taps]).reshape(shape)
+    out_shape = list(x.shape)
+    out_shape[axis] -= 2 * k_max
+    return _taps.taps(x, weights, tuple(out_shape))
 
 
 def prefilter_padded(x, order: int, axes, mode: str, extra: int):
@@ -96,7 +96,7 @@ def prefilter_padded(x, order: int, axes, mode: str, extra: int):
                 x = _pad_axis(x, axis, extra, mode)
             continue
         x = _pad_axis(x, axis, k_max + extra, mode)
-        x = correlate_axis(x, taps, axis, extra, extra)
+        x = correlate_axis(x, taps, axis)
     return x
 
 
