@@ -16,7 +16,7 @@ import pytest
 from jax.test_util import check_grads
 
 from jaxpad.scipy import ndimage
-from jaxpad.scipy._interpolation import _transforms
+from jaxpad.scipy._interpolation import _static
 from tests.compat import enable_x64
 from tests.sampling import ROTATE_LISTS
 
@@ -358,7 +358,7 @@ def test_zoom_one_returns_the_input_and_grid_mode_warns():
 @functools.cache
 def _plan(n_out, ratio, mode, order):
     cc = np.arange(n_out) * ratio
-    return _transforms._static_plan(cc, 10, order, mode, 0)
+    return _static._static_plan(cc, 10, order, mode, 0)
 
 
 def test_a_one_phase_pass_concatenates_its_segments_once():
@@ -378,7 +378,7 @@ def test_a_one_phase_pass_concatenates_its_segments_once():
 
 def test_static_plan_runs_and_phases():
     idx, w, outside = _plan(19, 0.5, "mirror", 3)
-    p, runs, total = _transforms._phases(idx)
+    p, runs, total = _static._phases(idx)
     assert p == 2 and not outside.any()
     assert np.allclose(w.sum(axis=1), 1.0)
     # every run reproduces its indices

@@ -1,0 +1,243 @@
+"""A transform's pass along one axis at concrete coordinates: scipy's ``NI_ZoomShift``
+taps computed in NumPy in float64 (``_static_plan``), read through static slices
+(``_static_pass``): the output indices split into ``P`` phases (``k % P``) and each
+phase's tap indices into runs of a constant stride (``_runs``), so a shift is one slice
+per tap (a reflected edge adds one more), a zoom by 2 or 1/2 two phases of one slice a
+tap, and no gather is built. Its transpose is a pad per slice.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from jaxpad.scipy._interpolation import _spline
+
+# A pass is built from static slices while its taps need at most this many runs in
+# all (summed over taps and phases); past that (a zoom factor with no short period),
+# one take of the whole (n_out, order + 1) index table, which XLA:CPU turns into a
+# row gather (benchmarks/interpolation.py --forms).
+_MAX_RUNS = 96
+# Phases tried for a pass: zooms by 2, 3, 4, 1/2 ... repeat within this period.
+_MAX_PHASES = 8
+
+
+# ----------------------------------------------------------------------------------
+# scipy's coordinate arithmetic, in NumPy (ni_interpolation.c)
+# ----------------------------------------------------------------------------------
+
+
+def _np_map_coordinate(cc: np.ndarray, n: int, mode: str) -> np.ndarray:
+    """scipy's ``map_coordinate`` on a float64 vector (``npy_intp`` casts as ``trunc``)."""
+    cc = np.array(cc, dtype=np.float64)
+    lo = cc < 0
+    hi = cc > n - 1
+    if mode == "constant":
+        cc[lo | hi] = -1.0
+        return cc
+    if mode == "nearest":
+        cc[lo] = 0.0
+        cc[hi] = n - 1.0
+        return cc
+    if n <= 1:
+        cc[lo | hi] = 0.0
+        return cc
+    a = cc[lo]
+    b = cc[hi]
+    if mode == "mirror":
+        sz2 = 2 * n - 2
+        a = sz2 * np.trunc(-a / sz2) + a
+        a = np.where(a <= 1 - n, a + sz2, -a)
+        b = b - sz2 * np.trunc(b / sz2)
+        b = np.where(b >= n, sz2 - b, b)
+    elif mode in ("reflect", "grid-mirror"):
+        sz2 = 2 * n
+        a = np.where(a < -sz2, sz2 * np.trunc(-a / sz2) + a, a)
+        a = np.where(a < -n, a + sz2, np.where(a > -1e-15, 1e-15, -a) - 1)
+        b = b - sz2 * np.trunc(b / sz2)
+        b = np.where(b >= n, sz2 - b - 1, b)
+    elif mode == "wrap":
+        sz = n - 1
+        a = a + sz * (np.trunc(-a / sz) + 1)
+        b = b - sz * np.trunc(b / sz)
+    elif mode == "grid-wrap":
+        a = a + n * (np.trunc((-1 - a) / n) + 1)
+        b = b - n * np.trunc(b / n)
+    else:  # pragma: no cover - grid-constant is never mapped
+        raise AssertionError(mode)
+    cc[lo] = a
+    cc[hi] = b
+    return cc
+
+
+def _static_plan(cc: np.ndarray, n: int, order: int, mode: str, npad: int):
+    """One axis's taps as scipy's ``NI_ZoomShift`` finds them for the output coordinates
+    ``cc`` (float64, in the unpadded input's indices) on an axis of ``n`` prepadded
+    coefficients: ``(idx, w, outside)``, ``idx[k, j]`` the coefficient tap ``j`` of
+    output ``k`` reads (``-1``: ``cval``, grid-constant), ``w`` its float64 weight,
+    ``outside[k]`` whether output ``k`` is ``cval`` (constant mode)."""
+    cc = np.asarray(cc, dtype=np.float64) + npad
+    if mode in ("grid-constant", "nearest"):
+        # every tap reads the extension's constant beyond here; keeps floor() in range
+        cc = np.clip(cc, -order - 2.0, n + order + 1.0)
+        outside = np.zeros(cc.shape, bool)
+    else:
+        cc = _np_map_coordinate(cc, n, mode)
+        outside = ~(cc > -1.0)
+        cc = np.where(outside, 0.0, cc)
+    first = np.floor(cc) if order & 1 else np.floor(cc + 0.5)
+    start = first.astype(np.int64) - order // 2
+    idx = start[:, None] + np.arange(order + 1)
+    edge = (idx < 0) | (idx >= n)
+    if mode == "grid-constant":
+        idx = np.where(edge, -1, idx)
+    elif edge.any():
+        spline_mode = "mirror" if mode in ("constant", "wrap") else mode
+        mapped = _np_map_coordinate(idx[edge].astype(np.float64), n, spline_mode)
+        idx[edge] = mapped.astype(np.int64)
+    w = np.stack(_spline.weights(cc - first, order), axis=-1) if order else np.ones((len(cc), 1))
+    return idx, w, outside
+
+
+def _runs(seq: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """``seq`` (ints, ``-2`` where any value will do) cut into maximal runs of a
+    constant step: ``(first position, first value, step, length)``."""
+    seq = np.array(seq, dtype=np.int64)
+    known = np.flatnonzero(seq != -2)
+    if len(known) == 0:
+        seq[:] = 0
+    else:
+        # a free position repeats its nearest known neighbour's value
+        first = known[0]
+        seq[:first] = seq[first]
+        for i in range(first + 1, len(seq)):
+            if seq[i] == -2:
+                seq[i] = seq[i - 1]
+    runs: list[tuple[int, int, int, int]] = []
+    i = 0
+    size = len(seq)
+    while i < size:
+        if i + 1 < size:
+            step = int(seq[i + 1] - seq[i])
+            j = i + 1
+            while j + 1 < size and seq[j + 1] - seq[j] == step:
+                j += 1
+            runs.append((i, int(seq[i]), step, j - i + 1))
+            i = j + 1
+        else:
+            runs.append((i, int(seq[i]), 0, 1))
+            i += 1
+    return runs
+
+
+def _phases(idx: np.ndarray):
+    """The phase count (``1 .. _MAX_PHASES``) whose tap indices need the fewest runs,
+    the runs per phase and tap, and their total."""
+    n_out = idx.shape[0]
+    best = None
+    for p in range(1, min(_MAX_PHASES, n_out) + 1):
+        length = -(-n_out // p)
+        table = np.full((p * length, idx.shape[1]), -2, np.int64)
+        table[:n_out] = idx
+        table = table.reshape(length, p, idx.shape[1])
+        runs = [[_runs(table[:, q, j]) for j in range(idx.shape[1])] for q in range(p)]
+        total = sum(len(r) for phase in runs for r in phase)
+        if best is None or total < best[2]:
+            best = (p, runs, total)
+        if total == p * idx.shape[1]:  # one run per tap and phase: nothing beats it
+            break
+    return best
+
+
+def _read_run(c, axis: int, first: int, step: int, length: int):
+    """``c[first + step * i]`` along ``axis`` for ``i < length``, from static slices."""
+    if step == 0 or length == 1:
+        plane = lax.slice_in_dim(c, first, first + 1, axis=axis)
+        shape = list(c.shape)
+        shape[axis] = length
+        return jnp.broadcast_to(plane, shape)
+    last = first + step * (length - 1)
+    lo = min(first, last)
+    out = lax.slice_in_dim(c, lo, lo + abs(step) * (length - 1) + 1, abs(step), axis=axis)
+    return lax.rev(out, (axis,)) if step < 0 else out
+
+
+def _weights_along(w: np.ndarray, axis: int, ndim: int, dtype):
+    """A weight per output index as an array broadcasting along ``axis`` (a scalar if
+    they are all equal)."""
+    if np.all(w == w[0]):
+        return np.asarray(w[0], dtype)
+    shape = [1] * ndim
+    shape[axis] = len(w)
+    return np.asarray(w, dtype).reshape(shape)
+
+
+def _segmented(c, axis: int, runs, w: np.ndarray, length: int, real):
+    """``sum_j w[:, j] * c[idx[:, j]]`` along ``axis`` for one phase whose taps read
+    ``runs`` (per tap, ``_runs``'s): the outputs cut where any tap's run starts, so
+    that within a segment every tap reads one run, each segment's weighted sum is one
+    fusion, and the segments are concatenated once. A concatenation of each tap's runs
+    before the sum (the phases' form below) wrote every tap's reads to memory: a cubic
+    ``shift`` took 13-16 ms at 1024x1024, and 3.4-5.8 ms so, its VJP 31 ms and 8-9 ms
+    (``benchmarks/interpolation.py``, 2026-11-29). Not for several phases: ``zoom`` x2's
+    VJP took 59-65 ms so, against 13 ms."""
+    starts = sorted({pos for tap_runs in runs for pos, *_ in tap_runs} | {length})
+    segments: list[jax.Array] = []
+    for a, b in zip(starts[:-1], starts[1:]):
+        terms = []
+        for j, tap_runs in enumerate(runs):
+            pos, first, step, _ = next(r for r in reversed(tap_runs) if r[0] <= a)
+            g = _read_run(c, axis, first + step * (a - pos), step, b - a)
+            terms.append(g * _weights_along(w[a:b, j], axis, c.ndim, real))
+        segments.append(functools.reduce(operator.add, terms))
+    return segments[0] if len(segments) == 1 else jnp.concatenate(segments, axis)
+
+
+def _static_pass(c, axis: int, idx: np.ndarray, w: np.ndarray, cval):
+    """``out[k] = sum_j w[k, j] * c[idx[k, j]]`` along ``axis`` (``idx == -1``:
+    ``cval``), from static slices by phase and run (``_phases``), or one take past
+    ``_MAX_RUNS``."""
+    n_out, taps = idx.shape
+    real = np.dtype(jnp.finfo(c.dtype).dtype)
+    if (idx == -1).any():
+        shape = list(c.shape)
+        shape[axis] = 1
+        c = jnp.concatenate([c, jnp.broadcast_to(cval.astype(c.dtype), shape)], axis=axis)
+        idx = np.where(idx == -1, c.shape[axis] - 1, idx)
+    free = np.all(w == 0, axis=1)
+    idx = np.where(free[:, None], -2, idx)
+    p, runs, total = _phases(idx)
+    if total > _MAX_RUNS:
+        flat = np.where(idx == -2, 0, idx).reshape(-1)
+        g = jnp.take(c, flat, axis=axis, mode="clip")
+        shape = list(c.shape)
+        shape[axis : axis + 1] = [n_out, taps]
+        g = g.reshape(shape)
+        wk = np.asarray(w, real).reshape([n_out, taps] + [1] * (c.ndim - axis - 1))
+        return jnp.sum(g * wk, axis=axis + 1)
+    length = -(-n_out // p)
+    wt = np.zeros((p * length, taps))
+    wt[:n_out] = w
+    wt = wt.reshape(length, p, taps)
+    if p == 1:
+        return _segmented(c, axis, runs[0], wt[:, 0], length, real)
+    phases: list[Any] = []
+    for q in range(p):
+        acc = None
+        for j in range(taps):
+            pieces = [_read_run(c, axis, first, step, size) for _, first, step, size in runs[q][j]]
+            g = pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
+            term = g * _weights_along(wt[:, q, j], axis, c.ndim, real)
+            acc = term if acc is None else acc + term
+        phases.append(acc)
+    out = jnp.stack(phases, axis=axis + 1)
+    shape = list(out.shape)
+    shape[axis : axis + 2] = [length * p]
+    out = out.reshape(shape)
+    return lax.slice_in_dim(out, 0, n_out, axis=axis)
