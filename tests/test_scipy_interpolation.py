@@ -434,28 +434,51 @@ def test_coordinates_computed_in_the_same_program(mode, order):
     m = np.array([[1.1, 0.3], [-0.2, 0.9]], np.float32)
     off = np.array([-3.0, 2.0], np.float32)
 
-    def coordinates(o, dtype):
+    def coordinates(o, dtype, matrix=m):
         # scipy's affine_transform order: the offset, then a column at a time
         c = jnp.broadcast_to(jnp.asarray(off, dtype)[:, None], (2, o.shape[1]))
         for col in range(2):
-            c = c + jnp.asarray(m[:, col : col + 1], dtype) * o[col]
+            c = c + jnp.asarray(matrix[:, col : col + 1], dtype) * o[col]
         return c
 
-    def f(a):
+    def f(a, matrix=m):
         o = jnp.stack([jax.lax.broadcasted_iota(jnp.float32, (15, 11), k).ravel() for k in (0, 1)])
-        return ndimage.map_coordinates(a, coordinates(o, jnp.float32), order=order, mode=mode)
+        return ndimage.map_coordinates(
+            a, coordinates(o, jnp.float32, matrix), order=order, mode=mode
+        )
 
-    got = jax.jit(f)(x)
     o = np.indices((15, 11), dtype=np.float64).reshape(2, -1)
     with enable_x64(True):
         c = np.asarray(coordinates(o, jnp.float64))
     want = sn.map_coordinates(x.astype(np.float64), c, order=order, mode=mode)
-    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * _range(x))
+    np.testing.assert_allclose(jax.jit(f)(x), want, rtol=0, atol=2e-6 * _range(x))
+    # vmap over coordinate sets (the matrix batched): the guard is bound on the batch
+    matrices = jnp.stack([m, m])
+    for got in jax.jit(jax.vmap(f, in_axes=(None, 0)))(x, matrices):
+        np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * _range(x))
+
+
+def test_coordinates_are_guarded_by_a_conditional_xla_keeps():
+    """The guard against recomputed coordinates (``_once``) is an XLA:CPU conditional:
+    if a release of XLA folded it away, the FMA test above would fail only where
+    LLVM contracts; this reads the compiled program on every run."""
+    f = jax.jit(lambda x, c: ndimage.map_coordinates(x, c * 2.0 + 1.0, order=3, mode="wrap"))
+    text = f.lower(jnp.zeros((8, 8)), jnp.zeros((2, 5))).compile().as_text()
+    assert " conditional(" in text
+    batched = jax.jit(jax.vmap(f, in_axes=(None, 0)))
+    text = batched.lower(jnp.zeros((8, 8)), jnp.zeros((3, 2, 5))).compile().as_text()
+    assert " conditional(" in text
+    # Other platforms read a conditional's predicate on the host: a scatter there.
+    args = jnp.zeros((8, 8)), jnp.zeros((2, 5))
+    cuda = jax.export.export(f, platforms=("cuda",))(*args).mlir_module()
+    assert "stablehlo.scatter" in cuda and "stablehlo.case" not in cuda
+    cpu = jax.export.export(f, platforms=("cpu",))(*args).mlir_module()
+    assert "stablehlo.case" in cpu and "stablehlo.scatter" not in cpu
 
 
 def test_more_than_2_to_the_31_points_lower():
-    # Lowered, not run: the points' count past int32 (the coordinates' materializing
-    # scatter would index them with int32: an OverflowError while tracing).
+    # Lowered, not run: the points' count past int32 (the coordinates' guard off CPU,
+    # a scatter, would index them with int32: an OverflowError while tracing).
     f = jax.jit(lambda x, c: ndimage.map_coordinates(x, c, order=1, mode="wrap"))
     points = jax.ShapeDtypeStruct((2, 2**31 + 8), jnp.float32)
     text = f.lower(jax.ShapeDtypeStruct((4, 4), jnp.float32), points).as_text()

@@ -24,6 +24,7 @@ from jax.typing import ArrayLike
 
 import jaxpad
 from jaxpad.scipy._interpolation import _args, _modes, _spline
+from jaxpad.scipy._interpolation._once import computed_once
 
 _FN = _args.PREFIX + "map_coordinates"
 
@@ -217,7 +218,7 @@ def _interpolate(x, coords, order, spec, cval, prefilter):
     ndim = x.ndim
     margin = _margin(order, spec.coordinate)
     coef, prepad = _coefficients(x, order, spec, cval, prefilter, margin)
-    coords = _materialized(coords)
+    coords = computed_once(coords)
     finite = jnp.isfinite(coords)
     safe = jnp.where(finite, coords, 0.0)
     starts, axis_weights = [], []
@@ -252,27 +253,6 @@ def _interpolate(x, coords, order, spec, cval, prefilter):
     else:
         value = jnp.where(nan_any, cval, jnp.where(inf_any, nan, value))
     return value
-
-
-def _materialized(coords):
-    """``coords`` as one array that every later use reads. Left to XLA, coordinates
-    computed in the same program (``a * b + c`` from ``iota``) are recomputed in each
-    fusion that reads them, contracted into an FMA in some and not in others: the
-    tap indices and the weights then came from different roundings of one coordinate,
-    a whole sample apart at a coordinate within a rounding of an integer (float32
-    under ``jit``: outputs off by 0.2 of the range). XLA does not recompute a
-    scatter's result; this one writes each point where it was (one pass over the
-    points, against the (order + 1) ** ndim gathers that follow). An optimization
-    barrier left the bug in place. Past 2**31 points the scatter's indices would not
-    fit int32 (without JAX's 64-bit types): the coordinates are read as given."""
-    if coords.shape[1] >= 2**31:
-        return coords
-    points = jnp.arange(coords.shape[1])
-    return (
-        jnp.zeros_like(coords)
-        .at[:, points]
-        .set(coords, indices_are_sorted=True, unique_indices=True)
-    )
 
 
 def _taps_flat(coef, starts, axis_weights, size):
