@@ -210,3 +210,15 @@ def row_configs() -> list[SweepConfig]:
                     )
                 )
     return configs
+
+
+def fixed_configs() -> list[SweepConfig]:
+    """The pad's fixed forward cases, timed like the sweep's (``--cases fixed``): a
+    long 1-D signal padded for centred STFT frames (2**22 by 1024, and 2**20 by 64),
+    and a batch of images padded by 3 on both spatial axes, in every copying mode."""
+    configs = []
+    for mode in NON_CONSTANT:
+        configs.append(_one_axis((1 << 22,), 0, 1024, 1024, mode, "signal"))
+        configs.append(_one_axis((1 << 20,), 0, 64, 64, mode, "signal"))
+        configs.append(SweepConfig((16, 64, 64, 64), (0, 3, 3, 0), (0, 3, 3, 0), mode, "images"))
+    return configs

@@ -16,6 +16,9 @@ pads read the cropped rows, jnp.pad pads first and the crop is sliced off after 
 same values as jaxpad's). Prints every row,
 the distribution of the ratios (median, p90, max) and the five worst configurations.
 
+``--cases fixed`` times the pad's fixed forward cases instead (``benchmarks.cases.fixed_configs``:
+long 1-D signals and a batch of images, every copying mode).
+
 ``--forms`` times, for each configuration, every forward form and every fold form of
 ``jaxpad._lowering`` built directly (whatever the planner would pick), against
 jnp.pad's forward and VJP: the measurements behind the planner's rules
@@ -43,6 +46,7 @@ from benchmarks.cases import (
     SWEEP_COUNT,
     SWEEP_COUNT_QUICK,
     SWEEP_SEED,
+    fixed_configs,
     row_configs,
     signal_configs,
     slab_configs,
@@ -265,22 +269,24 @@ def main():
     parser.add_argument("--forms", action="store_true", help="time every form directly")
     parser.add_argument(
         "--cases",
-        choices=("sweep", "slabs", "signals", "rows"),
+        choices=("sweep", "fixed", "slabs", "signals", "rows"),
         default="sweep",
-        help="with --forms: the sweep's configurations, or a fold study's "
-        "(benchmarks/cases.py: slab_configs, signal_configs, row_configs)",
+        help="the sweep's configurations, the pad's fixed forward cases (fixed_configs), or "
+        "with --forms a fold study's (benchmarks/cases.py: slab_configs, "
+        "signal_configs, row_configs)",
     )
     args = parse_args_allocator(parser)
     configs = {
         "sweep": lambda: sweep_configs(
             SWEEP_COUNT_QUICK if args.quick else SWEEP_COUNT, SWEEP_SEED
         ),
+        "fixed": fixed_configs,
         "slabs": slab_configs,
         "signals": signal_configs,
         "rows": row_configs,
     }[args.cases]()
-    if args.cases != "sweep" and not args.forms:
-        parser.error("--cases needs --forms")
+    if args.cases not in ("sweep", "fixed") and not args.forms:
+        parser.error(f"--cases {args.cases} needs --forms")
     indices = args.only if args.only else range(len(configs))
     # 7 rounds let one configuration's forward read 1.6x against the very same
     # program; 21 bring the control column within 1.05-1.33 (docs/performance.md).

@@ -67,11 +67,49 @@ def test_cpu_pads_are_jnp_pads_concatenates(mode):
     assert plan_pad((b, 512, 512), (b, 514, 514), (0, 1, 1), mode, CPU).form == "concatenate"
 
 
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_long_signals_are_padded_as_one_row(mode):
+    # A long 1-D pad is jnp.pad's concatenate of a (1, n) array on XLA:CPU: XLA's
+    # concatenate of a rank-1 array ran 2-60x the constant pad, of one row 0.4-1.4x.
+    n = 1 << 16
+    lifted = plan_pad((n,), (n + 8,), (3,), mode, CPU)
+    assert lifted.form == "concatenate" and lifted.lifted
+    assert [axis for axis, _ in lifted.pieces] == [1]
+    # Shorter signals, crops, pads spanning periods, other platforms: the rank-1 plan
+    for shape, out_shape, begin, target in [
+        ((n - 1,), (n + 7,), (3,), CPU),
+        ((n,), (n + 2,), (-3,), CPU),
+        ((n,), (4 * n,), (n + 5,), CPU),
+        ((n,), (2 * n,), (n // 2,), CPU),
+        ((n,), (n + n // 8 + 1,), (0,), CPU),
+        ((n,), (n + 8,), (3,), OTHER),
+        ((4, n), (4, n + 8), (0, 3), CPU),
+    ]:
+        plan = plan_pad(shape, out_shape, begin, mode, target)
+        assert not plan.lifted, (shape, out_shape, begin, target)
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    np.testing.assert_array_equal(
+        _lowering.build_pad(lifted, jnp.asarray(x), (n + 8,), (3,), mode),
+        numpy_pad(x, (3,), (5,), mode),
+    )
+
+
 def _compiled_ops(f, x):
     """(result shape, opcode) of each instruction of a compiled CPU program's entry."""
     entry = jax.jit(f).lower(x).compile().as_text().split("ENTRY")[1]
     pattern = r"= (\S+) ([\w-]+)\("
     return [match for line in entry.splitlines() for match in re.findall(pattern, line)[:1]]
+
+
+@cpu_only
+@pytest.mark.parametrize("mode", NON_CONSTANT)
+def test_a_long_signal_compiles_to_one_row_s_concatenate(mode):
+    n = 1 << 16
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    ops = _compiled_ops(lambda x: jaxpad.pad(x, [3], [5], mode), x)
+    assert ("f32[1,65544]{1,0}", "concatenate") in ops, ops
+    got = jax.jit(lambda x: jnp.tanh(jaxpad.pad(x, [3], [5], mode)))(x)
+    np.testing.assert_allclose(got, np.tanh(numpy_pad(x, (3,), (5,), mode)), rtol=1e-6)
 
 
 @cpu_only
@@ -138,9 +176,10 @@ def test_cpu_crop_then_pad_compiles_to_jnp_pad_of_the_crop(mode, shape, begin, e
 def test_cpu_forward_of_every_sweep_configuration_is_jnp_pads_program(full_run):
     # The benchmark sweep's random configurations (benchmarks/sweep.py): the
     # forward's ratio to jnp.pad there is that of one program to itself, the noise
-    # its control column shows. Excluded: pads of several periods, tiled
-    # (0.5-0.9x jnp.pad's repeated concatenates), and wrap's crops, whose bands
-    # read what the crop removed (jnp.pad of the crop is another result).
+    # its control column shows (a long signal's: jnp.pad of one row). Excluded:
+    # pads of several periods, tiled (0.5-0.9x jnp.pad's repeated concatenates), and
+    # wrap's crops, whose bands read what the crop removed (jnp.pad of the crop is
+    # another result).
     # The default run checks every third configuration (each compiles two programs):
     # 3 is prime to the sweep's cycle of 4 modes, so every mode meets every kind.
     from benchmarks.cases import SWEEP_COUNT, SWEEP_SEED, sweep_configs
@@ -155,7 +194,14 @@ def test_cpu_forward_of_every_sweep_configuration_is_jnp_pads_program(full_run):
         positive = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
         x = jax.ShapeDtypeStruct(config.shape, jnp.float32)
         ours = _compiled_ops(lambda x: jaxpad.pad(x, begin, end, mode), x)
-        theirs = _compiled_ops(lambda x: jnp.pad(x[crop], positive, mode), x)
+        out_shape = tuple(n + b + e for n, b, e in zip(config.shape, begin, end))
+        if plan_pad(config.shape, out_shape, begin, mode, CPU).lifted:
+            # a long signal: jnp.pad's program for the (1, n) array
+            theirs = _compiled_ops(
+                lambda x: jnp.pad(x[None], [(0, 0), *positive], mode).reshape(-1), x
+            )
+        else:
+            theirs = _compiled_ops(lambda x: jnp.pad(x[crop], positive, mode), x)
         assert sorted(ours) == sorted(theirs), config.describe()
         checked += 1
     assert checked >= 48 // step

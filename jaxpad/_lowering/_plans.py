@@ -76,6 +76,19 @@ _MIN_UPDATED_ROW = 128
 # axis).
 _MAX_CROP_AFTER_ROW = 32
 
+# A 1-D array at least this long, padded by at most 1/_MIN_LIFTED_SHARE of it in
+# all, is padded as a (1, n) array on XLA:CPU (``lifted``): the concatenate of a
+# rank-1 array ran 2-60x the constant pad of the same shape (2**20-2**22 float32,
+# pads of 4-1024: 20-60x reflect, 12-43x wrap, 1.5-2x edge), the same concatenate
+# with a leading unit axis 0.4-1.4x, and 0.05-0.5x jnp.pad's time inside programs
+# too (an elementwise consumer, a stencil, a sum). At 16,384 samples the lift read
+# 1.05-1.15x the rank-1 program, at 65,536 0.35-0.9x. With a crop, pads spanning
+# periods (1.2-2.7x) or pads of half the axis (2.1-2.3x, where the rank-1 program
+# was fast) it lost; one-sided pads of a fifth of the axis read 0.03-1.0x
+# (docs/performance.md, "1-D signals").
+_MIN_LIFTED_SIGNAL = 1 << 16
+_MIN_LIFTED_SHARE = 8
+
 # One padded axis (no reduction) that is not the last, where it and the axes after it
 # hold fewer elements than this per leading index, is the fused sum: boxes along it
 # are runs of a few elements, which the fused sum reads in one pass; the two forms
@@ -182,6 +195,8 @@ class PadPlan:
     ranges, the only part its pieces (given relative to them) read.
     ``crop_after``: the pieces pad the whole operand (the positive pads alone); the
     result is then sliced to these ``(start, stop)`` ranges (``_wrap_crop_after``).
+    ``lifted``: a 1-D operand is padded as a ``(1, n)`` array, the plan's pieces are
+    its axis 1's (``_lifts``).
     """
 
     form: str
@@ -190,6 +205,7 @@ class PadPlan:
     partitioned: bool = False
     crop: tuple[tuple[int, int], ...] = ()
     crop_after: tuple[tuple[int, int], ...] = ()
+    lifted: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -307,12 +323,26 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
         # tables in one program share the table, which XLA then materialises and
         # reads through a transposing copy (docs/performance.md, "Several pads in one
         # program"); that sharing is XLA's CSE, which runs on every platform.
+        if target.platform == "cpu" and _lifts(shape, out_shape, pads_begin, pieces):
+            plan = plan_pad((1, *shape), (1, *out_shape), (0, *pads_begin), mode, target, fn_name)
+            return dataclasses.replace(plan, lifted=True)
         if target.platform == "cpu" and _wrap_crop_after(shape, out_shape, pads_begin, mode):
             return _padded_then_cropped(fn_name, mode, shape, out_shape, pads_begin)
         crop, as_tuple = _cropped_to_sources(shape, as_tuple)
         return PadPlan("concatenate", as_tuple, crop=crop)
     in_graph = tuple(a for a in axes if out_shape[a] > _MAX_STATIC_TABLE)
     return PadPlan("gather", as_tuple, in_graph=in_graph)
+
+
+def _lifts(shape, out_shape, pads_begin, pieces) -> bool:
+    """Whether a 1-D pad is built as the pad of a ``(1, n)`` array (``_MIN_LIFTED_SIGNAL``):
+    XLA:CPU's concatenate of a long rank-1 array runs far below memory speed, the
+    same concatenate along the second axis of a ``(1, n)`` array at it."""
+    if len(shape) != 1 or shape[0] < _MIN_LIFTED_SIGNAL:
+        return False
+    begin, end = pads_begin[0], out_shape[0] - shape[0] - pads_begin[0]
+    thin = (begin + end) * _MIN_LIFTED_SHARE <= shape[0]
+    return min(begin, end) >= 0 and thin and all(p.kind != "period" for p in pieces[0])
 
 
 def _wrap_crop_after(shape, out_shape, pads_begin, mode) -> bool:

@@ -8,6 +8,7 @@ padded into place, a concatenate of boxes, or a slice plus in-place band updates
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import jax.numpy as jnp
@@ -30,6 +31,10 @@ def build_pad(plan: PadPlan, x, out_shape, pads_begin, mode):
         return jnp.zeros(out_shape, x.dtype)
     if plan.form == "gather":
         return gather_padded(x, out_shape, pads_begin, mode, in_graph=plan.in_graph)
+    if plan.form == "concatenate" and plan.lifted:
+        as_2d = dataclasses.replace(plan, lifted=False)
+        padded = concatenate_padded(x[None], as_2d, (1, *out_shape), (0, *pads_begin), mode)
+        return padded.reshape(out_shape)
     if plan.form == "concatenate":
         return concatenate_padded(x, plan, out_shape, pads_begin, mode)
     raise AssertionError(plan)
