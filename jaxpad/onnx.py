@@ -64,6 +64,7 @@ from jaxpad._lowering.conv import bilinear_p, planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
 from jaxpad.scipy._interpolation._once import computed_once_p
+from jaxpad.scipy._interpolation._static import _pass_impl, pass_p
 from jaxpad.scipy._linear._padded_passes import _padded_passes_impl, padded_passes_p
 from jaxpad.scipy._linear._padded_taps import _padded_taps_impl, padded_taps_p
 from jaxpad.scipy._linear._taps import _impl as _taps_impl
@@ -157,6 +158,8 @@ _PRIMITIVES: dict[Any, Any] = {
     box_p: _box_plain,
     # map_coordinates' guard against recomputed coordinates: the identity.
     computed_once_p: lambda coords: coords,
+    # jaxpad.scipy.ndimage's interpolation: a transform's pass along one axis.
+    pass_p: _pass_impl,
 }
 
 

@@ -268,3 +268,23 @@ def test_scipy_filter_gradient():
 
     x = np.random.default_rng(2).random((10, 9)).astype(np.float32)
     assert_exports(jax.grad(lambda v: (ndimage.gaussian_filter(v, 1.0, mode="wrap") ** 2).sum()), x)
+
+
+def test_scipy_interpolation_against_scipy():
+    # zoom's passes (jaxpad_interpolation_pass), their transposes in its gradient, and
+    # map_coordinates' guard (jaxpad_computed_once) export as the programs they lower to
+    scipy_ndimage = pytest.importorskip("scipy.ndimage")
+    from jaxpad.scipy import ndimage
+
+    x = np.random.default_rng(4).random((12, 10)).astype(np.float32)
+    expected = scipy_ndimage.zoom(x, 0.5, order=3, mode="mirror")
+    assert_exports(lambda v: ndimage.zoom(v, 0.5, order=3, mode="mirror"), x, expected=expected)
+    assert_exports(jax.grad(lambda v: (ndimage.zoom(v, 0.5, mode="mirror") ** 2).sum()), x)
+    coords = np.random.default_rng(5).uniform(-2, 12, (2, 7)).astype(np.float32)
+    expected = scipy_ndimage.map_coordinates(x, coords, order=1, mode="wrap")
+    assert_exports(
+        lambda v, c: ndimage.map_coordinates(v, c, order=1, mode="wrap"),
+        x,
+        coords,
+        expected=expected,
+    )
