@@ -64,6 +64,8 @@ from jaxpad._lowering.conv import bilinear_p, planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
 from jaxpad.scipy._interpolation._once import computed_once_p
+from jaxpad.scipy._interpolation._read import _impl as _read_impl
+from jaxpad.scipy._interpolation._read import read_p
 from jaxpad.scipy._interpolation._static import _pass_impl, pass_p
 from jaxpad.scipy._linear._padded_passes import _padded_passes_impl, padded_passes_p
 from jaxpad.scipy._linear._padded_taps import _padded_taps_impl, padded_taps_p
@@ -160,6 +162,8 @@ _PRIMITIVES: dict[Any, Any] = {
     computed_once_p: lambda coords: coords,
     # jaxpad.scipy.ndimage's interpolation: a transform's pass along one axis.
     pass_p: _pass_impl,
+    # map_coordinates' read of each point's window of taps.
+    read_p: _read_impl,
 }
 
 

@@ -499,6 +499,7 @@ def test_every_primitive_has_a_jet_rule():
     from jaxpad._lowering.conv import bilinear_p, planned_conv_p
     from jaxpad._sharded_pad import _marker_p
     from jaxpad.scipy._interpolation._once import computed_once_p
+    from jaxpad.scipy._interpolation._read import read_p
     from jaxpad.scipy._interpolation._static import pass_p
     from jaxpad.scipy._linear._padded_passes import padded_passes_p
     from jaxpad.scipy._linear._padded_taps import padded_taps_p
@@ -518,5 +519,6 @@ def test_every_primitive_has_a_jet_rule():
         padded_passes_p,
         computed_once_p,
         pass_p,
+        read_p,
     ):
         assert prim in jet_rules, prim.name

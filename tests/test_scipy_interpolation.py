@@ -483,3 +483,104 @@ def test_more_than_2_to_the_31_points_lower():
     points = jax.ShapeDtypeStruct((2, 2**31 + 8), jnp.float32)
     text = f.lower(jax.ShapeDtypeStruct((4, 4), jnp.float32), points).as_text()
     assert "2147483656" in text
+
+
+# jaxpad_spline_read: map_coordinates' read of each point's window ---------------------
+
+
+def _read_case(ndim, size, points=40, seed=0):
+    from jaxpad.scipy._interpolation import _read
+
+    rng = np.random.default_rng(seed)
+    shape = (9, 8, 7)[:ndim]
+    coef = jnp.asarray(rng.standard_normal(shape), jnp.float32)
+    index = jnp.asarray(np.stack([rng.integers(0, n - size + 1, points) for n in shape]), jnp.int32)
+    weights = [jnp.asarray(rng.random((size, points)), jnp.float32) for _ in range(ndim)]
+    return _read, coef, index, weights
+
+
+@pytest.mark.parametrize("ndim, size", [(1, 4), (2, 4), (2, 1), (3, 3)])
+def test_spline_read_derivatives_are_jax_s_of_its_gathers(ndim, size):
+    # The primitive against JAX's autodiff of the same gathers (the plain function its
+    # forward lowers to): the VJPs in the coefficients, with an inf in the cotangent,
+    # and in each axis's weights, forward mode, and the batched forms.
+    _read, coef, index, weights = _read_case(ndim, size)
+
+    def ours(c, *w):
+        return _read.read_p.bind(c, index, *w)
+
+    def plain(c, *w):
+        return _read._taps_flat(c, index, w)
+
+    np.testing.assert_allclose(ours(coef, *weights), plain(coef, *weights), rtol=1e-6)
+    # the form of coefficients past 2**31 elements: one gather of each window
+    np.testing.assert_allclose(
+        _read._taps_window(coef, index, weights), plain(coef, *weights), rtol=1e-5, atol=1e-6
+    )
+    ct = np.random.default_rng(1).standard_normal(index.shape[1]).astype(np.float32)
+    got = jax.vjp(ours, coef, *weights)[1](jnp.asarray(ct))
+    want = jax.vjp(plain, coef, *weights)[1](jnp.asarray(ct))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    # an inf in the cotangent reaches the coefficients its products reach
+    ct[3] = np.inf
+    (got,) = jax.vjp(lambda c: ours(c, *weights), coef)[1](jnp.asarray(ct))
+    (want,) = jax.vjp(lambda c: plain(c, *weights), coef)[1](jnp.asarray(ct))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    assert np.isinf(got).any()
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(np.asarray(got)[finite], np.asarray(want)[finite], rtol=1e-5)
+    tangents = [jnp.ones_like(coef)] + [jnp.full_like(w, 0.5) for w in weights]
+    np.testing.assert_allclose(
+        jax.jvp(ours, (coef, *weights), tuple(tangents))[1],
+        jax.jvp(plain, (coef, *weights), tuple(tangents))[1],
+        rtol=1e-5,
+    )
+    # vmap over the coefficients, over the weights, and both
+    coefs = jnp.stack([coef, 2 * coef, -coef])
+    batched_w = [jnp.stack([w, w[:, ::-1], 1 - w]) for w in weights]
+    for in_axes, args in [
+        ((0,) + (None,) * ndim, (coefs, *weights)),
+        ((None,) + (0,) * ndim, (coef, *batched_w)),
+        ((0,) * (ndim + 1), (coefs, *batched_w)),
+    ]:
+        got = jax.vmap(jax.grad(lambda *a: jnp.sum(jnp.sin(ours(*a)))), in_axes)(*args)
+        want = jax.vmap(jax.grad(lambda *a: jnp.sum(jnp.sin(plain(*a)))), in_axes)(*args)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_spline_read_taylor_series_is_its_gathers():
+    from jax.experimental.jet import jet
+
+    _read, coef, index, weights = _read_case(2, 4)
+    series = ([coef, -coef, 0.5 * coef], [[w, w * w, -w] for w in weights])
+
+    def run(f):
+        return jet(
+            lambda c, w0, w1: jnp.sin(f(c, w0, w1)),
+            (coef, *weights),
+            (series[0], *series[1]),
+        )
+
+    ours = run(lambda c, *w: _read.read_p.bind(c, index, *w))
+    want = run(lambda c, *w: _read._taps_flat(c, index, w))
+    np.testing.assert_allclose(ours[0], want[0], rtol=1e-6)
+    for got, expected in zip(ours[1], want[1]):
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_map_coordinates_input_vjp_scatters_rows_of_taps():
+    # order 3 in 2-D: one scatter-add per tap of the first axis, each of every point's
+    # row of 4 taps (JAX's transpose of the 16 gathers: 16 scatters; 44 against
+    # 66-70 ms at a million points)
+    x = jnp.ones((16, 12), jnp.float32)
+    c = jnp.ones((2, 30), jnp.float32)
+    jaxpr = jax.make_jaxpr(
+        lambda x, t: jax.vjp(lambda a: ndimage.map_coordinates(a, c, order=3), x)[1](t)
+    )(x, jnp.ones(30))
+    lowered = jax.jit(
+        lambda x, t: jax.vjp(lambda a: ndimage.map_coordinates(a, c, order=3), x)[1](t)
+    ).lower(x, jnp.ones(30))
+    assert lowered.as_text().count('"stablehlo.scatter"') == 4
+    assert "jaxpad_spline_read" in str(jaxpr)

@@ -6,9 +6,9 @@ arithmetic: a periodic mode takes the coordinate's exact remainder by its period
 (``lax.rem``, which cannot overflow: 1e30 in ``wrap`` is fine), a mirror reflects the
 pair, ``nearest`` and ``grid-constant`` clamp where every tap already reads the
 extension. The coefficients are padded once in the mode the taps read (wide enough
-for every reduced coordinate), and one gather reads each point's whole
-``(order + 1) ** ndim`` window, weighted by the B-spline: autodiff makes its input
-gradient one scatter-add of the windows, and its coordinate gradient the spline's
+for every reduced coordinate), and ``jaxpad_spline_read`` (``_read``) reads each
+point's ``(order + 1) ** ndim`` window, weighted by the B-spline: its input gradient
+is one scatter-add of the weighted windows, and its coordinate gradient the spline's
 derivative (the weights are polynomials in the fraction).
 """
 
@@ -25,6 +25,7 @@ from jax.typing import ArrayLike
 import jaxpad
 from jaxpad.scipy._interpolation import _args, _modes, _spline
 from jaxpad.scipy._interpolation._once import computed_once
+from jaxpad.scipy._interpolation._read import spline_read
 
 _FN = _args.PREFIX + "map_coordinates"
 
@@ -236,11 +237,7 @@ def _interpolate(x, coords, order, spec, cval, prefilter):
             frac = jnp.where(up, frac - 1.0, frac)
         starts.append(base - order // 2 + prepad + margin)
         axis_weights.append(_spline.weights(frac, order))
-    size = order + 1
-    if coef.size < 2**31:
-        value = _taps_flat(coef, starts, axis_weights, size)
-    else:
-        value = _taps_window(coef, starts, axis_weights, size)
+    value = spline_read(coef, starts, axis_weights)
     # non-finite coordinates (see the docstring): nan -> cval where scipy's comparisons
     # make it so, inf -> cval in constant, nan otherwise
     nan_any = jnp.any(jnp.isnan(coords), axis=0)
@@ -253,57 +250,3 @@ def _interpolate(x, coords, order, spec, cval, prefilter):
     else:
         value = jnp.where(nan_any, cval, jnp.where(inf_any, nan, value))
     return value
-
-
-def _taps_flat(coef, starts, axis_weights, size):
-    """One point gather per tap from the flattened coefficients, each weighted as it
-    is read: XLA:CPU fuses the (order + 1) ** ndim gathers and the sum into one loop.
-    One window gather of all the taps (``_taps_window``) took 5.6x as long on
-    1024x1024 at order 3 (352 against 63 ms, 2 loaded cores; /tmp/bench2.py in the
-    report of helper H6a), its slices read element by element."""
-    ndim = coef.ndim
-    strides = np.cumprod((1,) + coef.shape[:0:-1])[::-1]
-    flat = coef.reshape(-1)
-    base = starts[0] * int(strides[0])
-    for axis in range(1, ndim):
-        base = base + starts[axis] * int(strides[axis])
-
-    def level(axis, offset):
-        if axis == ndim:
-            return flat.at[base + offset].get(mode="promise_in_bounds")
-        total = None
-        for k in range(size):
-            part = level(axis + 1, offset + k * int(strides[axis]))
-            if size > 1:
-                part = part * axis_weights[axis][k].astype(part.dtype)
-            total = part if total is None else total + part
-        return total
-
-    return level(0, 0)
-
-
-def _taps_window(coef, starts, axis_weights, size):
-    """One gather of each point's whole window: for arrays whose flat index would
-    pass int32."""
-    ndim = coef.ndim
-    window = lax.gather(
-        coef,
-        jnp.stack(starts, axis=-1),
-        lax.GatherDimensionNumbers(
-            offset_dims=tuple(range(1, ndim + 1)),
-            collapsed_slice_dims=(),
-            start_index_map=tuple(range(ndim)),
-        ),
-        slice_sizes=(size,) * ndim,
-        mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS,
-    )
-    if size == 1:
-        return window.reshape(window.shape[0])
-    w = None
-    for axis in range(ndim):
-        wa = jnp.stack(axis_weights[axis], axis=-1)
-        shape = [wa.shape[0]] + [1] * ndim
-        shape[axis + 1] = size
-        wa = wa.reshape(shape)
-        w = wa if w is None else w * wa
-    return jnp.sum(window * w.astype(window.dtype), axis=tuple(range(1, ndim + 1)))
