@@ -96,6 +96,15 @@ _MIN_LIFTED_SHARE = 8
 # picks", one short slab).
 _MAX_SUMMED_SLAB = 256
 
+# The last axis padded alone, at least this long, with thin bands, folds by band
+# updates (as a long 1-D signal does), not the fused sum: over (1..64, 2**16..2**22)
+# float32 padded by 64-1024 the bands read 0.02-0.7x jnp.pad's VJP materialized and
+# 0.5-1.04x the fused sum inside programs (an elementwise consumer, a stencil), where
+# the fused sum read 0.54-1.26x jnp.pad's VJP and up to 32x the constant VJP; at rows
+# of 4096 the two were within 0.7-1.17x of each other either way (docs/performance.md,
+# "1-D signals").
+_MIN_BANDED_LAST_AXIS = 1 << 16
+
 # The last axis, padded alone, with bands at least this share of the cotangent is the
 # fused sum: at half, band updates measured 0.9-1.7x jnp.pad's VJP and the fused sum
 # 0.5-1.1x over rows of 128-50,000; at 30% the bands won for reflect and lost for
@@ -527,6 +536,9 @@ def _fuses_as_one_sum(pieces, shape) -> bool:
         if last and shape[axis] < _MIN_UPDATED_ROW:
             return True
         share = _band_share(axis_pieces)
+        if last and is_static(shape[axis]) and shape[axis] >= _MIN_BANDED_LAST_AXIS:
+            # a batch of long signals: no unpadded row for the fused loop either
+            return share >= _MIN_SUMMED_BAND_SHARE_LAST
         if share <= _MAX_BAND_SHARE_ONE_AXIS or (last and share >= _MIN_SUMMED_BAND_SHARE_LAST):
             return True
         slab = math.prod(shape[axis:])
