@@ -584,3 +584,25 @@ def test_map_coordinates_input_vjp_scatters_rows_of_taps():
     ).lower(x, jnp.ones(30))
     assert lowered.as_text().count('"stablehlo.scatter"') == 4
     assert "jaxpad_spline_read" in str(jaxpr)
+
+
+def test_concrete_coordinates_are_reduced_before_the_program_runs():
+    # Coordinates that are constants of the program (NumPy ones, a transform by given
+    # parameters) have their taps and weights computed while tracing: XLA folded them
+    # while compiling (rotate at 1024x1024: a 1.5 s fold and a slow-operation alarm).
+    x = jnp.ones((12, 10), jnp.float32)
+    c = np.random.default_rng(0).uniform(-3, 14, (2, 7)).astype(np.float32)
+
+    def primitives(f, *args):
+        return {eqn.primitive.name for eqn in jax.make_jaxpr(f)(*args).jaxpr.eqns}
+
+    traced = primitives(lambda x, c: ndimage.map_coordinates(x, c, mode="mirror"), x, c)
+    assert "floor" in traced
+    constant = primitives(lambda x: ndimage.map_coordinates(x, c, mode="mirror"), x)
+    assert "floor" not in constant and "jaxpad_spline_read" in constant
+    assert "floor" not in primitives(lambda x: ndimage.rotate(x, 30.0, mode="wrap"), x)
+    np.testing.assert_allclose(
+        jax.jit(lambda x: ndimage.map_coordinates(x, c, mode="mirror"))(x * 2.0),
+        jax.jit(lambda x, c: ndimage.map_coordinates(x, c, mode="mirror"))(x * 2.0, c),
+        rtol=1e-6,
+    )

@@ -429,7 +429,8 @@ def _grid(shape: tuple[int, ...], dtype) -> jax.Array:
 
 def _gather(s: _Setup, coords, out_shape):
     """``map_coordinates``' gather at ``coords`` (``(ndim, points)``, real dtype)."""
-    value = _map._interpolate(s.x, coords.astype(s.real), s.order, s.spec, s.cval, s.prefilter)
+    points = _map.as_points(coords, s.real)
+    value = _map._interpolate(s.x, points, s.order, s.spec, s.cval, s.prefilter)
     return value.reshape(out_shape)
 
 
@@ -526,7 +527,7 @@ def _affine_coordinates(m, off, out_shape, dtype):
         c = np.broadcast_to(off.astype(np.float64)[:, None], (m.shape[0], o.shape[1]))
         for col in range(m.shape[1]):
             c = c + m[:, col : col + 1] * o[col]
-        return jnp.asarray(c.astype(dtype))
+        return c.astype(dtype)  # NumPy: read by _map.as_points as a constant
     grid = _grid(out_shape, dtype)
     m = jnp.asarray(m).astype(dtype)
     coords = jnp.broadcast_to(jnp.asarray(off).astype(dtype)[:, None], (m.shape[0], grid.shape[1]))
