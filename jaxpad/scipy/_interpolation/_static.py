@@ -246,6 +246,11 @@ class _Table:
     def __hash__(self):
         return hash(self._key)
 
+    def __repr__(self):  # as make_jaxpr prints the parameter
+        n_out, taps = self.idx.shape
+        padded = "" if self.present is None else ", transposed"
+        return f"Table({n_out} outputs x {taps} taps{padded})"
+
     def __eq__(self, other):
         return isinstance(other, _Table) and self._key == other._key
 
