@@ -513,10 +513,18 @@ def test_spline_read_derivatives_are_jax_s_of_its_gathers(ndim, size):
         return _read._taps_flat(c, index, w)
 
     np.testing.assert_allclose(ours(coef, *weights), plain(coef, *weights), rtol=1e-5, atol=1e-6)
-    # the form of coefficients past 2**31 elements: one gather of each window
+    # the form of coefficients past 2**31 elements: one gather of each window, also
+    # with one axis's tap fixed (the weights' transpose)
     np.testing.assert_allclose(
         _read._taps_window(coef, index, weights), plain(coef, *weights), rtol=1e-5, atol=1e-6
     )
+    for axis in range(ndim):
+        np.testing.assert_allclose(
+            _read._taps_window(coef, index, weights, fixed=(axis, size - 1)),
+            _read._taps_flat(coef, index, weights, fixed=(axis, size - 1)),
+            rtol=1e-5,
+            atol=1e-6,
+        )
     ct = np.random.default_rng(1).standard_normal(index.shape[1]).astype(np.float32)
     got = jax.vjp(ours, coef, *weights)[1](jnp.asarray(ct))
     want = jax.vjp(plain, coef, *weights)[1](jnp.asarray(ct))
@@ -606,3 +614,14 @@ def test_concrete_coordinates_are_reduced_before_the_program_runs():
         jax.jit(lambda x, c: ndimage.map_coordinates(x, c, mode="mirror"))(x * 2.0, c),
         rtol=1e-6,
     )
+
+
+def test_coordinate_gradient_past_2_to_the_31_coefficients_lowers_without_flat_indices():
+    # Lowered, not run: the coordinates' gradient reads the coefficients by windows
+    # where their flat index would pass int32 (as the forward does).
+    x = jax.ShapeDtypeStruct((2**16, 2**15 + 8), jnp.float32)
+    c = jax.ShapeDtypeStruct((2, 5), jnp.float32)
+    f = jax.jit(jax.grad(lambda x, c: ndimage.map_coordinates(x, c, order=1).sum(), argnums=1))
+    text = f.lower(x, c).as_text()
+    flat = (2**16 + 4) * (2**15 + 12)  # the coefficients padded by 2 a side, flattened
+    assert flat >= 2**31 and f"tensor<{flat}x" not in text

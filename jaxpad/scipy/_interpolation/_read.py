@@ -102,10 +102,15 @@ def _window_dnums(ndim):
     )
 
 
-def _taps_window(coef, index, weights):
+def _taps_window(coef, index, weights, fixed=None):
     """One gather of each point's whole window: for arrays whose flat index would
-    pass int32."""
+    pass int32. ``fixed``: as ``_taps_flat``'s."""
     ndim = coef.ndim
+    if fixed is not None:
+        axis, k = fixed
+        index = index.at[axis].add(k)
+        weights = list(weights)
+        weights[axis] = jnp.ones((1, index.shape[1]), coef.dtype)  # one tap, unweighted
     sizes = tuple(w.shape[0] for w in weights)
     window = lax.gather(
         coef,
@@ -179,7 +184,8 @@ def _transpose(ct, coef, index, *weights):
     aval = weights[axis].aval
     if aval.shape[0] == 1:  # read unweighted
         return [None] * (2 + len(weights))
-    rows = [_taps_flat(coef, index, weights, fixed=(axis, k)) * ct for k in range(aval.shape[0])]
+    taps = _taps_flat if coef.size < 2**31 else _taps_window
+    rows = [taps(coef, index, weights, fixed=(axis, k)) * ct for k in range(aval.shape[0])]
     ct_w = jnp.stack(rows)
     if not jnp.issubdtype(aval.dtype, jnp.complexfloating):
         ct_w = ct_w.real
