@@ -111,6 +111,8 @@ def test_a_long_signal_compiles_to_one_row_s_concatenate(mode):
     assert any(shape == "f32[1,65544]{1,0}" and op in ("concatenate", "call") for shape, op in ops)
     got = jax.jit(lambda x: jnp.tanh(jaxpad.pad(x, [3], [5], mode)))(x)
     np.testing.assert_allclose(got, np.tanh(numpy_pad(x, (3,), (5,), mode)), rtol=1e-6)
+    # nothing padded: the signal itself
+    np.testing.assert_array_equal(jax.jit(lambda x: jaxpad.pad(x, [0], [0], mode))(x), x)
 
 
 @cpu_only

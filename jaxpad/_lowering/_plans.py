@@ -347,8 +347,8 @@ def _lifts(shape, out_shape, pads_begin, pieces) -> bool:
     """Whether a 1-D pad is built as the pad of a ``(1, n)`` array (``_MIN_LIFTED_SIGNAL``):
     XLA:CPU's concatenate of a long rank-1 array runs far below memory speed, the
     same concatenate along the second axis of a ``(1, n)`` array at it."""
-    if len(shape) != 1 or shape[0] < _MIN_LIFTED_SIGNAL:
-        return False
+    if len(shape) != 1 or shape[0] < _MIN_LIFTED_SIGNAL or 0 not in pieces:
+        return False  # (nothing padded: no pieces)
     begin, end = pads_begin[0], out_shape[0] - shape[0] - pads_begin[0]
     thin = (begin + end) * _MIN_LIFTED_SHARE <= shape[0]
     return min(begin, end) >= 0 and thin and all(p.kind != "period" for p in pieces[0])
