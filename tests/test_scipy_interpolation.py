@@ -474,6 +474,11 @@ def test_coordinates_are_guarded_by_a_conditional_xla_keeps():
     assert "stablehlo.scatter" in cuda and "stablehlo.case" not in cuda
     cpu = jax.export.export(f, platforms=("cpu",))(*args).mlir_module()
     assert "stablehlo.case" in cpu and "stablehlo.scatter" not in cpu
+    # a symbolic number of points exports on both
+    (b,) = jax.export.symbolic_shape("b")
+    symbolic = jnp.zeros((8, 8)), jax.ShapeDtypeStruct((2, b), jnp.float32)
+    for platform in ("cpu", "cuda"):
+        jax.export.export(f, platforms=(platform,))(*symbolic)
 
 
 def test_more_than_2_to_the_31_points_lower():

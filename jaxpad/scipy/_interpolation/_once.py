@@ -17,7 +17,8 @@ XLA cannot see through:
 - on every other platform, whose conditionals read the predicate on the host, a
   scatter that writes each coordinate where it was (one pass), which XLA does not
   recompute either. Past 2**31 values its indices would not fit int32 (without JAX's
-  64-bit types), and the coordinates are read as given there.
+  64-bit types), and the coordinates are read as given there, as they are where
+  their count is symbolic (``jax.export``).
 
 The primitive is the identity to every transformation: its JVP and transpose pass
 tangents and cotangents through it, ``vmap`` binds it on the batched array (a
@@ -32,6 +33,8 @@ from jax import lax
 from jax.experimental import jet
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
+
+from jaxpad._checks import is_static
 
 computed_once_p = Primitive("jaxpad_computed_once")
 
@@ -49,7 +52,7 @@ def _conditional(coords):
 
 
 def _scatter(coords):
-    if coords.size >= 2**31:
+    if not is_static(coords.size) or coords.size >= 2**31:
         return coords
     flat = coords.reshape(-1)
     points = jnp.arange(flat.size)
