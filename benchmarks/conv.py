@@ -1,7 +1,7 @@
 """Padded convolutions against the zero-padded ``lax.conv`` of the same shape.
 
     python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--cpu-time] [--layers] [--blocks]
-                              [--step] [--transpose]
+                              [--step] [--transpose] [--guard]
 
 Each row is one layer shape and pad mode. Its candidates run interleaved in one
 process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
@@ -26,7 +26,9 @@ a control); ``--blocks`` times the MobileNetV2 blocks alone. ``--step`` times a
 CycleGAN ResNet-generator training step with its convolutions padded as Flax's
 REFLECT, as ``jaxpad.nn.conv`` and with zeros. ``--transpose`` times
 ``jaxpad.nn.conv_transpose`` against the VJP of ``jaxpad.nn.conv`` (what it equals)
-and the pools against the zero-padded ``lax.reduce_window``.
+and the pools against the zero-padded ``lax.reduce_window``. ``--guard`` times the
+gradients of the rows whose forms choose their exact derivatives at run time where an
+operand is not finite, with that choice and without it.
 
 ``--cpu-time`` times the process's CPU seconds per call (user and system, all its
 threads) instead of the wall clock: on a machine shared with other jobs the wall
@@ -229,9 +231,22 @@ def summary(results):
         print("  worst five: " + ", ".join(f"{n} {v:.2f}" for n, v in worst))
 
 
+def _steps(fwd, params):
+    """A layer's forward, its gradient w.r.t. the parameters and the input (a step
+    that trains it and the layers before it), and w.r.t. the parameters alone (a
+    first layer's step), each jitted, and its parameters."""
+
+    def loss(p, x):
+        return jnp.sum(fwd(p, x) ** 2)
+
+    both = jax.jit(jax.grad(loss, (0, 1)))
+    return jax.jit(fwd), both, jax.jit(jax.grad(loss)), params
+
+
 def _layer_rows(rounds, blocks_only=False):
     """Flax's and Equinox's layers against jaxpad's, and against the same layer with
-    zero padding: forward, and a gradient step (w.r.t. parameters and input)."""
+    zero padding: forward, a gradient step w.r.t. parameters and input, and one
+    w.r.t. the parameters alone."""
     import equinox as eqx
     from flax import nnx
 
@@ -244,10 +259,7 @@ def _layer_rows(rounds, blocks_only=False):
         def fwd(params, x):
             return nnx.merge(graphdef, params)(x)
 
-        def grad(params, x):
-            return jax.grad(lambda p, x: jnp.sum(fwd(p, x) ** 2), (0, 1))(params, x)
-
-        return jax.jit(fwd), jax.jit(grad), params
+        return _steps(fwd, params)
 
     def eqx_fns(layer):
         params, static = eqx.partition(layer, eqx.is_array)
@@ -255,10 +267,7 @@ def _layer_rows(rounds, blocks_only=False):
         def fwd(params, x):
             return jax.vmap(eqx.combine(params, static))(x)
 
-        def grad(params, x):
-            return jax.grad(lambda p, x: jnp.sum(fwd(p, x) ** 2), (0, 1))(params, x)
-
-        return jax.jit(fwd), jax.jit(grad), params
+        return _steps(fwd, params)
 
     def mobilenet(conv_cls, c, rngs):
         expand = conv_cls(c, 6 * c, (1, 1), rngs=rngs)
@@ -275,10 +284,7 @@ def _layer_rows(rounds, blocks_only=False):
             expand, depthwise, project = nnx.merge(graphdef, params)
             return x + project(jax.nn.relu6(depthwise(jax.nn.relu6(expand(x)))))
 
-        def grad(params, x):
-            return jax.grad(lambda p, x: jnp.sum(fwd(p, x) ** 2), (0, 1))(params, x)
-
-        return jax.jit(fwd), jax.jit(grad), params
+        return _steps(fwd, params)
 
     rows = []
     rng = np.random.default_rng(0)
@@ -313,20 +319,24 @@ def _layer_rows(rounds, blocks_only=False):
         }
         rows.append((f"MobileNetV2 block {c}->{6 * c}", "zeros", fns, x))
     print(
-        "| layer | mode | zero fwd ms | zero step ms | fwd original | fwd jaxpad "
-        "| step original | step jaxpad |"
+        "| layer | mode | zero fwd ms | zero step ms | zero params ms | fwd original "
+        "| fwd jaxpad | step original | step jaxpad | params original | params jaxpad "
+        "| step original / jaxpad | params original / jaxpad |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, mode, fns, x in rows:
-        fwd = {n: f for n, (f, _, _) in fns.items()}
-        step = {n: g for n, (_, g, _) in fns.items()}
-        args = {n: (p, x) for n, (_, _, p) in fns.items()}
-        m = medians(fwd, args, rounds=rounds, calls=2)
-        g = medians(step, args, rounds=rounds, calls=2)
+        args = {n: (p, x) for n, (*_, p) in fns.items()}
+        m, g, q = (
+            medians({n: f[i] for n, f in fns.items()}, args, rounds=rounds, calls=2)
+            for i in range(3)
+        )
         print(
             f"| {name} | {mode} | {m['zero'] * 1e3:.2f} | {g['zero'] * 1e3:.2f} | "
-            f"{m['original'] / m['zero']:.2f} | {m['jaxpad'] / m['zero']:.2f} | "
-            f"{g['original'] / g['zero']:.2f} | {g['jaxpad'] / g['zero']:.2f} |",
+            f"{q['zero'] * 1e3:.2f} | "
+            + " | ".join(
+                f"{t[n] / t['zero']:.2f}" for t in (m, g, q) for n in ("original", "jaxpad")
+            )
+            + f" | {g['original'] / g['jaxpad']:.2f} | {q['original'] / q['jaxpad']:.2f} |",
             flush=True,
         )
 
@@ -472,6 +482,50 @@ def _transpose_and_pools(rounds, batch=8, size=64, channels=64):
             )
 
 
+# The sweep's rows whose plans take a guarded form (jaxpad/_lowering/conv/_guard.py:
+# the strided border and ghost forms, the block-diagonal input gradient), and two
+# grouped rows larger than the sweep's.
+GUARDED_ROWS = [
+    *(
+        row
+        for row in SWEEP
+        if row[0] in ("2d 64ch 3x3 s2", "2d grouped 16x4", "2d grouped 8x8 NCHW")
+    ),
+    ("2d 64ch 3x3 s2 odd", "NHWC", 8, (65, 65), 64, 64, 3, 2, 1, 1, "reflect"),
+    ("2d grouped 16x4 large", "NHWC", 8, (64, 64), 64, 64, 3, 1, 1, 16, "reflect"),
+    ("2d grouped 8x8 large", "NHWC", 8, (32, 32), 64, 64, 3, 1, 1, 8, "wrap"),
+]
+
+
+def _guard_rows(rounds):
+    """The gradient (w.r.t. input and kernel) of ``jaxpad.nn.conv`` with its run-time
+    choice of exact derivatives where an operand is not finite (``on``, twice: the
+    control), and built without it (``off``: the fast forms alone, the library
+    before the choice), as ratios to ``off``."""
+    from jaxpad._lowering.conv import _guard
+
+    choice = _guard._choice
+    print("| shape | mode | off ms | on2 / off (control) | on / off |")
+    print("|---|---|---|---|---|")
+    for name, *spec in GUARDED_ROWS:
+        x, kernel, fns = _case(*spec)
+        grads, args = {}, {}
+        for label, guarded in (("off", False), ("on", True), ("on2", True)):
+            _guard._choice = choice if guarded else (lambda fast, exact, check: fast)
+            try:
+                f, ct = _gradient(fns["jaxpad"], x, kernel)
+                grads[label] = f.lower(x, kernel, ct).compile()
+            finally:
+                _guard._choice = choice
+            args[label] = (x, kernel, ct)
+        g = medians(grads, args, rounds=rounds, calls=2)
+        print(
+            f"| {name} | {spec[-1]} | {g['off'] * 1e3:.2f} | {g['on2'] / g['off']:.3f} "
+            f"| {g['on'] / g['off']:.3f} |",
+            flush=True,
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -486,6 +540,11 @@ def main():
     parser.add_argument(
         "--cpu-time", action="store_true", help="CPU seconds per call instead of the wall clock"
     )
+    parser.add_argument(
+        "--guard",
+        action="store_true",
+        help="the gradient with and without the run-time choice of exact derivatives",
+    )
     args = parser.parse_args()
     if args.cpu_time:
         global medians
@@ -498,6 +557,10 @@ def main():
         )
     clock = "CPU seconds" if args.cpu_time else "wall clock"
     print(machine(), "|", allocator(), "malloc |", clock, "|", load())
+    if args.guard:
+        _guard_rows(args.rounds)
+        print(load())
+        return
     if args.layers or args.step or args.blocks or args.transpose:
         if args.transpose:
             _transpose_and_pools(args.rounds)

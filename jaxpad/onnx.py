@@ -148,7 +148,7 @@ _PRIMITIVES: dict[Any, Any] = {
     _marker_p: _marker,
     planned_conv_p: _planned_conv,
     # The conv planner's bilinear primitive (exact derivatives, conv_transpose): its value.
-    bilinear_p: lambda a, b, *, rules: rules.value(a, b),
+    bilinear_p: lambda a, b, *, rules: (rules.exported or rules.value)(a, b),
     # jaxpad.scipy's filters: the programs they lower to on XLA:CPU.
     taps_p: partial(_taps_impl, cpu=True),
     padded_taps_p: _padded_taps_impl,

@@ -167,9 +167,9 @@ def _stacked(placements):
     )
 
 
-def _derivatives(conv):
-    """Per placement: the value, the input and kernel gradients (VJP) and the tangent
-    (JVP), in one compiled program."""
+def _one(conv):
+    """The value, the input and kernel gradients (VJP) and the tangent (JVP) of one
+    placement."""
 
     def one(args):
         x, kernel, ct, x_dot, kernel_dot = args
@@ -178,7 +178,12 @@ def _derivatives(conv):
         tangent = jax.jvp(conv, (x, kernel), (x_dot, kernel_dot))[1]
         return value, d_x, d_kernel, tangent
 
-    return jax.jit(lambda *args: lax.map(one, args))
+    return one
+
+
+def _derivatives(conv):
+    """``_one`` per placement, in one compiled program."""
+    return jax.jit(lambda *args: lax.map(_one(conv), args))
 
 
 @functools.cache
@@ -229,9 +234,18 @@ def _padded_lax(name, mode):
     return conv
 
 
+def _results(conv, name, batched):
+    """``_one`` of ``conv`` for each placement of ``name``'s: under ``jax.vmap`` where
+    ``batched``, else one by one (``lax.map``)."""
+    stacked = _stacked(_placements(name))
+    if batched:
+        return jax.device_get(jax.jit(jax.vmap(_one(conv)))(stacked))
+    return jax.device_get(_derivatives(conv)(*stacked))
+
+
 @functools.cache
-def _lax_results(name, mode):
-    return jax.device_get(_derivatives(_padded_lax(name, mode))(*_stacked(_placements(name))))
+def _lax_results(name, mode, batched=False):
+    return _results(_padded_lax(name, mode), name, batched)
 
 
 def nonfinite_differences(actual, expected):
@@ -262,10 +276,8 @@ def _canonical_results(results, numbers):
     )
 
 
-def form_failures(name, plan, mode):
-    """Every (placement, result) where ``plan``'s form puts a non-finite value elsewhere
-    than the reference (and, for the input gradient with a non-finite kernel, elsewhere
-    than ``jnp.pad`` + lax too)."""
+def _forced(name, plan, mode):
+    """``plan``'s convolution of ``FORM_CASES[name]``, forced."""
     dn, x_shape, k_shape, strides, groups, pads, _ = FORM_CASES[name]
     numbers = _numbers(FORM_CASES[name])
 
@@ -282,8 +294,17 @@ def form_failures(name, plan, mode):
             precision=lax.Precision.HIGHEST,
         )
 
+    return conv
+
+
+def form_failures(name, plan, mode, batched=False):
+    """Every (placement, result) where ``plan``'s form puts a non-finite value elsewhere
+    than the reference (and, for the input gradient with a non-finite kernel, elsewhere
+    than ``jnp.pad`` + lax too, batched as the form is: under ``vmap`` XLA's
+    transposed convolution of a batch of kernels inserts its zeros elsewhere)."""
+    numbers = _numbers(FORM_CASES[name])
     placements = _placements(name)
-    got = jax.device_get(_derivatives(conv)(*_stacked(placements)))
+    got = _results(_forced(name, plan, mode), name, batched)
     failures = []
     for i, ((operand, value, position, _), expected) in enumerate(
         zip(placements, _reference(name, mode))
@@ -296,46 +317,13 @@ def form_failures(name, plan, mode):
                 # times every tap), or as lax's does.
                 if not nonfinite_differences(a, expected[4])[0]:
                     continue
-                lax_d_x = _canonical_results([g[i] for g in _lax_results(name, mode)], numbers)[1]
+                lax_d_x = _lax_results(name, mode, batched)[1][i]
+                lax_d_x = _to_canonical(lax_d_x, numbers.lhs_spec)
                 if not nonfinite_differences(a, lax_d_x)[0]:
                     continue
             if wrong or error > 1e-4:
                 failures.append((operand, float(value), position, which, wrong, error))
     return failures
-
-
-# Where a form still differs from the rule, in every mode: (where the value is, which
-# result). Each is a form's own zeros that its speed rests on (docs/semantics.md says
-# which); the test fails when one of them is fixed, so that this table shrinks.
-KNOWN_DIFFERENCES = {
-    # The border form's input derivative: the transpose of its strips' update zeroes
-    # the cotangent's border bands, and the zero-padded convolution's transposed
-    # convolution multiplies those zeros by every tap (0 * inf).
-    ("3x3", ConvPlan("border", tangent="border", kernel_tangent="ghost")): {
-        ("kernel", "input gradient"),
-        ("ct", "kernel gradient"),
-        ("kernel_dot", "tangent"),
-    },
-    ("3x3 stride 2", ConvPlan("border", tangent="border", kernel_tangent="ghost")): {
-        ("kernel", "input gradient"),
-        ("ct", "kernel gradient"),
-        ("kernel_dot", "tangent"),
-    },
-    # The ghost form's kernel derivatives: the zero-padded convolution's pads and the
-    # strips' zeroed input cells times a non-finite cotangent (reverse) or tap (forward).
-    **{
-        (name, plan): {("ct", "kernel gradient"), ("kernel_dot", "tangent")}
-        for name, plan in (
-            ("3x3 stride 2", ConvPlan("pad_slice", 0, tangent="plain", kernel_tangent="ghost")),
-            ("3x3 stride 2, odd", ConvPlan("border", tangent="plain", kernel_tangent="ghost")),
-        )
-    },
-    # The block-diagonal input gradient: the transposed kernel's off-diagonal zeros
-    # times a non-finite cotangent (lax's grouped input gradient measured 1.8-7.5x its
-    # time; grouped taps over the padded cotangent 0.8-3.4x).
-    ("grouped", ConvPlan("plain", tangent="block_diagonal")): {("ct", "input gradient")},
-    ("grouped", ConvPlan("grouped_taps", tangent="block_diagonal")): {("ct", "input gradient")},
-}
 
 
 @pytest.mark.skipif(
@@ -346,10 +334,52 @@ KNOWN_DIFFERENCES = {
 @pytest.mark.subsample(0.25)
 def test_every_form_puts_nonfinite_values_where_the_products_do(name, plan, mode):
     failures = form_failures(name, plan, mode)
-    known = KNOWN_DIFFERENCES.get((name, plan), set())
-    assert {(f[0], f[3]) for f in failures} == known, (
-        "\n".join(map(str, failures[:20])) + f"\n({len(failures)} in all; known: {known})"
+    assert not failures, "\n".join(map(str, failures[:20])) + f"\n({len(failures)} in all)"
+
+
+# The forms that choose at run time between their own derivatives and the exact ones
+# (jaxpad/_lowering/conv/_guard.py): the ghost kernel derivatives, the border input
+# derivative, the block-diagonal input gradient.
+GUARDED = [
+    pytest.param(name, plan, id=f"{name}-{plan.form}-{plan.tangent}-{plan.kernel_tangent}")
+    for name, plan in (
+        ("3x3 stride 2", ConvPlan("border", tangent="border", kernel_tangent="ghost")),
+        ("3x3 stride 2", ConvPlan("pad_slice", 0, tangent="plain", kernel_tangent="ghost")),
+        ("grouped", ConvPlan("grouped_taps", tangent="block_diagonal")),
     )
+]
+
+
+@pytest.mark.skipif(
+    CONV_FORMS_SECOND_DERIVATIVES_WRONG, reason="jax < 0.8: the planner keeps the plain form"
+)
+@pytest.mark.parametrize("name, plan", GUARDED)
+def test_guarded_forms_agree_eager_jit_and_vmap(name, plan):
+    """The run-time choice reads a whole batch under ``vmap``: a batch of every
+    placement (the exact branch) obeys the rule, a batch of finite operands (the fast
+    branch) gives what each example gives alone, so does one placement eagerly, and
+    the batched program's choice reads one predicate for the batch (a predicate per
+    example would have run the exact form on every example where one needs it)."""
+    failures = form_failures(name, plan, "reflect", batched=True)
+    assert not failures, "\n".join(map(str, failures[:20])) + f"\n({len(failures)} in all)"
+    one = _one(_forced(name, plan, "reflect"))
+    placements = _placements(name)
+    every = _stacked(placements)
+    finite = tuple(np.where(np.isfinite(a), a, np.float32(0.5)) for a in every)
+    alone = jax.device_get(_derivatives(_forced(name, plan, "reflect"))(*finite))
+    mapped = jax.device_get(jax.jit(jax.vmap(one))(finite))
+    for got, want in zip(mapped, alone):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    # One cotangent placement, eagerly (the choices run one by one).
+    i = next(i for i, p in enumerate(placements) if p[0] == "ct")
+    alone = _results(_forced(name, plan, "reflect"), name, batched=False)
+    for got, want in zip(one(tuple(a[i] for a in every)), (r[i] for r in alone)):
+        assert not nonfinite_differences(got, want)[0]
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    batched = jax.jit(jax.vmap(one)).lower(every).as_text()
+    single = jax.jit(one).lower(tuple(a[0] for a in every)).as_text()
+    assert batched.count("stablehlo.while") == single.count("stablehlo.while") > 0
+    assert f"tensor<{len(placements)}xi1>" not in batched
 
 
 def test_every_form_has_a_nonfinite_case():

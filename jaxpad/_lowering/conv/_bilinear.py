@@ -38,12 +38,14 @@ class BilinearRules:
     cotangent of ``a``) and ``b_transpose(a, ct)`` (that of ``b``); ``tangent``: the
     rules its tangents are bound with, where their value takes another form than
     ``value`` (``None``: these). Compared by identity: one instance per traced
-    operation."""
+    operation. ``exported``: the value as exporters write it, where ``value`` chooses
+    a form at run time (``_guard``; ``None``: ``value``)."""
 
     value: Callable[[jax.Array, jax.Array], jax.Array]
     a_transpose: Callable[[jax.Array, jax.Array], jax.Array]
     b_transpose: Callable[[jax.Array, jax.Array], jax.Array]
     tangent: BilinearRules | None = None
+    exported: Callable[[jax.Array, jax.Array], jax.Array] | None = None
 
 
 def bilinear(a: jax.Array, b: jax.Array, rules: BilinearRules) -> jax.Array:
@@ -122,6 +124,9 @@ def _mapped(rules, a_dim, b_dim, size):
         a_transpose,
         b_transpose,
         None if rules.tangent is None else _mapped(rules.tangent, a_dim, b_dim, size),
+        None
+        if rules.exported is None
+        else jax.vmap(rules.exported, in_axes=(a_dim, b_dim), axis_size=size),
     )
 
 

@@ -21,6 +21,7 @@ from jaxpad._lowering.conv._framed import (
     _with_input_gradient,
 )
 from jaxpad._lowering.conv._grouped import _block_diagonal
+from jaxpad._lowering.conv._guard import guarded, guarded_form
 from jaxpad._lowering.conv._jvp import _bilinear_custom_jvp, _with_tangent
 from jaxpad._lowering.conv._plain import _padded_conv
 from jaxpad._lowering.conv._plan import ConvPlan, conv_padding
@@ -173,7 +174,17 @@ def _exact_derivatives(plan, form, xp, kernel, framed, preferred_element_type, *
             return _joined(pieces, numbers)
         # A frame that does not apply differentiates the value's form.
         linear = form(plan.form if plan.tangent in (None, "framed") else plan.tangent)
-        return jax.linear_transpose(lambda xp: linear(xp, kernel), spec)(ct)[0]
+        if not (block_diagonal and groups > 1):
+            return jax.linear_transpose(lambda xp: linear(xp, kernel), spec)(ct)[0]
+        # The block-diagonal kernel's zeros would meet a non-finite cotangent: where
+        # it holds one, the grouped convolution's own transpose (``_guard``).
+        fast, exact = (
+            lambda ct, kernel, conv=conv: jax.linear_transpose(lambda xp: conv(xp, kernel), spec)(
+                ct
+            )[0]
+            for conv in (linear, form("plain"))
+        )
+        return bilinear(ct, kernel, guarded(fast, exact, ct, kernel, check="a"))
 
     def kernel_gradient(xp, ct):
         return _exact.kernel_gradient(
@@ -225,12 +236,18 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
 
     def tangent(form, operand):
         """The tangent of ``form`` in one operand: for a form ``build_conv`` builds, its
-        own (``jax.jvp``), so that its exact derivatives are kept."""
+        own (``jax.jvp``), so that its exact derivatives are kept; for a strip form,
+        the form where the kernel's place and the cotangent are finite, else the plain
+        form (``_guard``: its zeros would meet them)."""
         if form in _UNPADDED:
-            conv = built(form)
+            fast, exact = built(form), built("plain")
             if operand == 0:
-                return lambda x, kernel, d_x: conv(d_x, kernel)
-            return lambda x, kernel, d_kernel: conv(x, d_kernel)
+                return lambda x, kernel, d_x: bilinear(
+                    d_x, kernel, guarded_form(fast, exact, d_x, kernel)
+                )
+            return lambda x, kernel, d_kernel: bilinear(
+                x, d_kernel, guarded_form(fast, exact, x, d_kernel)
+            )
         if operand == 0:
             return lambda x, kernel, d_x: jax.jvp(lambda x: built(form)(x, kernel), (x,), (d_x,))[1]
         return lambda x, kernel, d_kernel: jax.jvp(
