@@ -1,7 +1,7 @@
 """Padded convolutions against the zero-padded ``lax.conv`` of the same shape.
 
     python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--cpu-time] [--layers] [--blocks]
-                              [--step] [--transpose] [--guard]
+                              [--step] [--transpose] [--guard] [--framed]
 
 Each row is one layer shape and pad mode. Its candidates run interleaved in one
 process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
@@ -28,7 +28,8 @@ REFLECT, as ``jaxpad.nn.conv`` and with zeros. ``--transpose`` times
 ``jaxpad.nn.conv_transpose`` against the VJP of ``jaxpad.nn.conv`` (what it equals)
 and the pools against the zero-padded ``lax.reduce_window``. ``--guard`` times the
 gradients of the rows whose forms choose their exact derivatives at run time where an
-operand is not finite, with that choice and without it.
+operand is not finite, with that choice and without it; ``--framed`` the stride-1
+3x3 gradient with the framed tangent and without it, around that rule's bounds.
 
 ``--cpu-time`` times the process's CPU seconds per call (user and system, all its
 threads) instead of the wall clock: on a machine shared with other jobs the wall
@@ -109,6 +110,8 @@ SWEEP = [
     ("1d 64ch k5", "NWC", 16, (256,), 64, 64, 5, 1, 1, 1, "reflect"),
     ("1d dw 64 k7", "NWC", 16, (256,), 64, 64, 7, 1, 1, 64, "wrap"),
     ("3d 16ch 3x3x3", "NDHWC", 2, (16, 16, 16), 16, 16, 3, 1, 1, 1, "reflect"),
+    # A stem at four times the area, in edge mode.
+    ("2d 3->64 7x7 128", "NHWC", 4, (128, 128), 3, 64, 7, 1, 1, 1, "edge"),
 ]
 
 QUICK = [0, 4, 7, 9, 12, 17]
@@ -526,6 +529,62 @@ def _guard_rows(rounds):
         )
 
 
+# Shapes (batch, spatial, features; 3x3, stride 1) for ``--framed``: channels last
+# unless the layout says, around the framed rule's bounds.
+FRAMED_ROWS = [
+    ((8, 32, 32, 32), "reflect", "NHWC"),
+    ((8, 32, 32, 32), "edge", "NHWC"),
+    ((8, 64, 64, 48), "reflect", "NHWC"),
+    ((8, 64, 64, 64), "reflect", "NHWC"),
+    ((8, 64, 64, 64), "wrap", "NHWC"),
+    ((8, 64, 64, 64), "edge", "NHWC"),
+    ((8, 32, 32, 64), "wrap", "NHWC"),
+    ((8, 64, 64, 80), "reflect", "NHWC"),
+    ((8, 64, 64, 96), "reflect", "NHWC"),
+    ((4, 32, 32, 128), "symmetric", "NHWC"),
+    ((4, 64, 64, 128), "reflect", "NHWC"),
+    ((2, 32, 32, 256), "reflect", "NHWC"),
+    ((8, 64, 64, 64), "reflect", "NCHW"),
+    ((8, 48, 48, 128), "edge", "NCHW"),
+]
+
+
+def _framed_rows(rounds):
+    """The gradient (w.r.t. input and kernel) of the planner's stride-1 3x3 form with
+    the framed tangent and without it (the same value form, autodiff's derivatives),
+    as ratios to the zero-padded conv's, and framed / unframed."""
+    from jaxpad._lowering.conv import ConvPlan, build_conv
+
+    print(
+        "| shape (N, H, W, C) | layout | mode | zero ms | control | framed | unframed "
+        "| framed / unframed |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for (n, h, w, c), mode, layout in FRAMED_ROWS:
+        x, kernel, fns = _case(layout, n, (h, w), c, c, 3, 1, 1, 1, mode)
+        numbers = lax.conv_dimension_numbers(x.shape, kernel.shape, LAYOUTS[layout])
+        value = "banded" if layout == "NHWC" and c <= 64 else "pad_slice"
+        candidates = {"zero": fns["zero"], "zero2": fns["zero"]}
+        for label, tangent in (("framed", "framed"), ("unframed", None)):
+            plan = ConvPlan(value, 0, tangent=tangent)
+            candidates[label] = (
+                lambda plan: (
+                    lambda x, k: build_conv(plan, x, k, (1, 1), [(1, 1), (1, 1)], mode, numbers)
+                )
+            )(plan)
+        grads, args = {}, {}
+        for label, f in candidates.items():
+            grads[label], ct = _gradient(f, x, kernel)
+            args[label] = (x, kernel, ct)
+        g = medians(grads, args, rounds=rounds, calls=2)
+        print(
+            f"| {(n, h, w, c)} | {layout} | {mode} | {g['zero'] * 1e3:.2f} | "
+            f"{g['zero2'] / g['zero']:.2f} | {g['framed'] / g['zero']:.2f} | "
+            f"{g['unframed'] / g['zero']:.2f} | {g['framed'] / g['unframed']:.2f} |",
+            flush=True,
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -545,6 +604,11 @@ def main():
         action="store_true",
         help="the gradient with and without the run-time choice of exact derivatives",
     )
+    parser.add_argument(
+        "--framed",
+        action="store_true",
+        help="the stride-1 3x3 gradient with the framed tangent and without it",
+    )
     args = parser.parse_args()
     if args.cpu_time:
         global medians
@@ -557,6 +621,10 @@ def main():
         )
     clock = "CPU seconds" if args.cpu_time else "wall clock"
     print(machine(), "|", allocator(), "malloc |", clock, "|", load())
+    if args.framed:
+        _framed_rows(args.rounds)
+        print(load())
+        return
     if args.guard:
         _guard_rows(args.rounds)
         print(load())

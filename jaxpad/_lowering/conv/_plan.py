@@ -66,8 +66,9 @@ ROWS_MAX_FEATURES = 4
 # it lost (1.20-1.27 against 1.17-1.23).
 STEM_KERNEL_PAD_SLICE_MAX_WINDOW = 3
 
-# The framed input gradient: 2-D, float32, a window of 3 per axis (any dilation), at
-# least this many input and output channels. Set by the table "The input gradient's
+# The framed full correlation (conv_transpose's, ``framed_applies``; the planner's
+# tangent has bounds of its own below): 2-D, float32, a window of 3 per axis (any
+# dilation), at least this many input and output channels. Set by the table "The input gradient's
 # frame" in docs/performance.md: 0.47-1.28x of the zero-padded gradient against
 # 0.51-1.38x for autodiff of pad_slice at 3x3 NHWC with 32-128 channels (CPU time); it
 # lost at 5x5 (1.45 against 1.30) and tied at 8-16 channels.
@@ -79,6 +80,17 @@ FRAMED_WINDOW = 3
 # of 8.3-9.8 MiB (1.14-1.22x against 1.28-1.79x, CPU time); it lost at four of 1.1-4.4
 # MiB. Same table.
 FRAMED_CHANNELS_FIRST_MIN_ELEMENTS = 2**21
+# The planner's framed tangent (``FRAMED_MIN_FEATURES`` and the channels-first bound
+# above are the full correlation's, ``framed_applies``, for conv_transpose): channels
+# last, at least and at most these many input and output channels, in every mode but
+# edge. Set by the table "The input gradient's frame, wall clock" in
+# docs/notes/conv-forms.md (``benchmarks.conv --framed``, two quiet runs): framed over
+# autodiff's gradient 0.79-1.01 at 48-80 channels in reflect and wrap; it lost at 32
+# channels (0.96-1.14), at 96-256 (1.01-1.21; the sweep's 128-channel row read 1.43-1.51
+# of the zero-padded gradient with it), in edge mode (1.05-1.14) and channels first
+# (1.09-1.18), where the CPU-time table above had it winning.
+FRAMED_TANGENT_MIN_FEATURES = 48
+FRAMED_TANGENT_MAX_FEATURES = 80
 
 # The border form's value: 2-D strided convolutions with a window of at most this
 # many taps per axis. Set by the table "The strided border" in docs/performance.md: at
@@ -557,14 +569,17 @@ def _framed_tangent(c: ConvRequest) -> bool:
     # Table "The input gradient's frame": reverse mode of the VALID conv is one
     # convolution whose output (the padded input) is larger than its input,
     # which XLA:CPU keeps off YNNPACK; the "SAME" one plus the frame's strips
-    # won at 3x3 channels-last, and channels-first from 8 MiB.
+    # won at 3x3 channels-last with 48-80 channels, outside edge mode (table "The
+    # input gradient's frame, wall clock").
     return (
         c.spatial == 2
-        and (c.channels_last or c.padded_elements >= FRAMED_CHANNELS_FIRST_MIN_ELEMENTS)
+        and c.channels_last
+        and c.mode != "edge"
         and c.dtype == np.dtype(np.float32)
         and c.out_dtype == c.dtype
         and all(k == FRAMED_WINDOW for k in c.window)
-        and min(c.kernel_in, c.kernel_out) >= FRAMED_MIN_FEATURES
+        and min(c.kernel_in, c.kernel_out) >= FRAMED_TANGENT_MIN_FEATURES
+        and max(c.kernel_in, c.kernel_out) <= FRAMED_TANGENT_MAX_FEATURES
     )
 
 
@@ -580,7 +595,7 @@ def stride_one_pad_slice(c: ConvRequest) -> ConvPlan | None:
         return ConvPlan(
             value,
             c.wide[0],
-            reason="2-D, 3x3, float32, 32+ channels, channels last or 8 MiB: framed" + banded,
+            reason="2-D, 3x3, float32, 48-80 channels, channels last, not edge: framed" + banded,
             tangent="framed",
         )
     return ConvPlan(
