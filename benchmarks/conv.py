@@ -1,7 +1,7 @@
 """Padded convolutions against the zero-padded ``lax.conv`` of the same shape.
 
     python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--cpu-time] [--layers] [--blocks]
-                              [--step] [--transpose] [--guard] [--framed]
+                              [--step] [--transpose] [--guard] [--framed] [--stems]
 
 Each row is one layer shape and pad mode. Its candidates run interleaved in one
 process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
@@ -29,7 +29,8 @@ REFLECT, as ``jaxpad.nn.conv`` and with zeros. ``--transpose`` times
 and the pools against the zero-padded ``lax.reduce_window``. ``--guard`` times the
 gradients of the rows whose forms choose their exact derivatives at run time where an
 operand is not finite, with that choice and without it; ``--framed`` the stride-1
-3x3 gradient with the framed tangent and without it, around that rule's bounds.
+3x3 gradient with the framed tangent and without it, around that rule's bounds;
+``--stems`` stems (3 input channels) with the banded value and the extra zero's.
 
 ``--cpu-time`` times the process's CPU seconds per call (user and system, all its
 threads) instead of the wall clock: on a machine shared with other jobs the wall
@@ -585,6 +586,58 @@ def _framed_rows(rounds):
         )
 
 
+# Stems (batch, spatial, 3 input channels, outputs, window; stride 1) for ``--stems``.
+STEM_ROWS = [
+    ((4, 128, 128, 3), 64, 7, "edge"),
+    ((4, 64, 64, 3), 64, 7, "reflect"),
+    ((8, 224, 224, 3), 64, 7, "reflect"),
+    ((4, 128, 128, 3), 64, 5, "edge"),
+    ((8, 64, 64, 3), 32, 3, "wrap"),
+]
+
+
+def _stem_rows(rounds):
+    """A stem's forward and gradient with the banded value and with the extra zero's
+    (both with the rows' derivatives), as ratios to the zero-padded conv's."""
+    from jaxpad._lowering.conv import ConvPlan, build_conv
+
+    print(
+        "| shape (N, H, W, C) | outputs | window | mode | zero fwd ms | fwd control "
+        "| fwd pad_slice | fwd banded | grad control | grad pad_slice | grad banded |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for (n, h, w, c), out, k, mode in STEM_ROWS:
+        x, kernel, fns = _case("NHWC", n, (h, w), c, out, k, 1, 1, 1, mode)
+        numbers = lax.conv_dimension_numbers(x.shape, kernel.shape, LAYOUTS["NHWC"])
+        pads = [((k - 1) // 2, k // 2)] * 2
+        candidates = {"zero": fns["zero"], "zero2": fns["zero"]}
+        for form in ("pad_slice", "banded"):
+            plan = ConvPlan(form, 0, tangent="rows")
+            candidates[form] = (
+                lambda plan: lambda x, k: build_conv(plan, x, k, (1, 1), pads, mode, numbers)
+            )(plan)
+        m = medians(
+            {name: jax.jit(f) for name, f in candidates.items()},
+            {name: (x, kernel) for name in candidates},
+            rounds=rounds,
+            calls=2,
+        )
+        grads, args = {}, {}
+        for label, f in candidates.items():
+            grads[label], ct = _gradient(f, x, kernel)
+            args[label] = (x, kernel, ct)
+        g = medians(grads, args, rounds=rounds, calls=2)
+        cells = " | ".join(
+            f"{t[name] / t['zero']:.2f}"
+            for t in (m, g)
+            for name in ("zero2", "pad_slice", "banded")
+        )
+        print(
+            f"| {(n, h, w, c)} | {out} | {k}x{k} | {mode} | {m['zero'] * 1e3:.2f} | {cells} |",
+            flush=True,
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -609,6 +662,11 @@ def main():
         action="store_true",
         help="the stride-1 3x3 gradient with the framed tangent and without it",
     )
+    parser.add_argument(
+        "--stems",
+        action="store_true",
+        help="stems with the banded value and with the extra zero's",
+    )
     args = parser.parse_args()
     if args.cpu_time:
         global medians
@@ -621,6 +679,10 @@ def main():
         )
     clock = "CPU seconds" if args.cpu_time else "wall clock"
     print(machine(), "|", allocator(), "malloc |", clock, "|", load())
+    if args.stems:
+        _stem_rows(args.rounds)
+        print(load())
+        return
     if args.framed:
         _framed_rows(args.rounds)
         print(load())

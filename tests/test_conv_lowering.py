@@ -585,6 +585,7 @@ def test_few_input_channels_take_the_row_stacked_tangent():
     # one's at 3 channels, 7x7; the rows stacked into the features 1.2x.
     # Table "Stem derivatives": at 3x3 (and 3x1, 1x3) the kernel's derivatives in the
     # value's form beat the rows' (0.67-1.40x against 0.75-1.52x); at 5x5 and 7x7 not.
+    # Table "Stem values": the banded value beat the extra zero's at 3x3 to 7x7.
     for x_shape, k_shape, kernel_tangent in (
         ((4, 64, 64, 3), (7, 7, 3, 64), None),
         ((4, 64, 64, 3), (5, 5, 3, 64), None),
@@ -594,7 +595,16 @@ def test_few_input_channels_take_the_row_stacked_tangent():
     ):
         pads = [(k // 2, k // 2) for k in k_shape[:2]]
         plan = _plan(x_shape, k_shape, NHWC, pads, "reflect", (1, 1))
-        assert plan == ConvPlan("pad_slice", 0, plan.reason, "rows", kernel_tangent), plan
+        assert plan == ConvPlan("banded", 0, plan.reason, "rows", kernel_tangent), plan
+    # The extra zero's value: a window past 7 taps, a first axis shorter than the
+    # window's span, a crop.
+    for x_shape, k_shape, pads in (
+        ((4, 64, 64, 3), (9, 9, 3, 64), [(4, 4)] * 2),
+        ((4, 4, 64, 3), (7, 7, 3, 64), [(3, 3)] * 2),
+        ((4, 64, 64, 3), (5, 5, 3, 64), [(2, -1), (2, 2)]),
+    ):
+        plan = _plan(x_shape, k_shape, NHWC, pads, "reflect", (1, 1))
+        assert plan.form == "pad_slice" and plan.tangent == "rows", (x_shape, k_shape, plan)
     # Channels first: not measured.
     plan = _plan((4, 3, 64, 64), (64, 3, 7, 7), NCHW, [(3, 3)] * 2, "reflect", (1, 1))
     assert plan.form == "pad_slice" and plan.tangent is None
@@ -653,7 +663,7 @@ RULE_CASES = [
     ("strided_pad_slice", ((8, 32, 16, 16), (32, 32, 3, 3), NCHW, [(1, 1)] * 2, "wrap",
                            (2, 2)), {}, ("pad_slice", "plain", None)),
     ("stem_rows", ((4, 64, 64, 3), (7, 7, 3, 64), NHWC, [(3, 3)] * 2, "reflect", (1, 1)), {},
-     ("pad_slice", "rows", None)),
+     ("banded", "rows", None)),
     ("stride_one_pad_slice", ((8, 16, 16, 32), (5, 5, 32, 32), NHWC, [(2, 2)] * 2, "reflect",
                               (1, 1)), {}, ("pad_slice", None, None)),
 ]  # fmt: skip
@@ -760,6 +770,7 @@ def _forms_for(numbers, x_shape, k_shape, strides, groups, pads):
             # Written for stride 1 (where the planner names it).
             forms.append(ConvPlan("banded", axis))
             forms.append(ConvPlan("banded", axis, tangent="framed"))
+            forms.append(ConvPlan("banded", axis, tangent="rows"))
     depthwise = k_shape[numbers.rhs_spec[1]] == 1 and groups == x_shape[numbers.lhs_spec[1]]
     if depthwise and k_shape[numbers.rhs_spec[0]] == groups:
         forms.append(ConvPlan("shifted"))
@@ -1152,12 +1163,14 @@ def test_symbolic_batch_exports_through_the_plain_form():
 @planner_rule
 @cpu_only
 def test_cpu_program_has_no_all_zero_padded_convolution():
-    x = jnp.ones((2, 8, 8, 4), jnp.float32)
-    kernel = jnp.ones((3, 3, 4, 4), jnp.float32)
+    # 5x5 and 8 channels: the extra zero's value (neither a stem nor banded, whose
+    # strips are thin VALID convolutions).
+    x = jnp.ones((2, 8, 8, 8), jnp.float32)
+    kernel = jnp.ones((5, 5, 8, 8), jnp.float32)
 
     def f(x, kernel):
         return jaxpad.nn.conv(
-            x, kernel, 1, jaxpad.policies.torch(1), "reflect", dimension_numbers=NHWC
+            x, kernel, 1, jaxpad.policies.torch(2), "reflect", dimension_numbers=NHWC
         )
 
     text = jax.jit(f).lower(x, kernel).as_text()

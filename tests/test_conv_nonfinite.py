@@ -63,6 +63,7 @@ FORM_CASES = {
     "5x5": (NHWC, (1, 8, 7, 3), (5, 5, 3, 4), (1, 1), 1, [(2, 2), (2, 2)], [
         ConvPlan("pad_slice", 0),
         ConvPlan("pad_slice", 0, tangent="rows"),
+        ConvPlan("banded", 0, tangent="rows"),
     ]),
     # Strided; no output reads the high pad (the border form's input derivatives).
     "3x3 stride 2": (NHWC, (2, 8, 6, 4), (3, 3, 4, 5), (2, 2), 1, [(1, 1), (1, 1)], [

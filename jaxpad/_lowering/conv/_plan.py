@@ -65,6 +65,12 @@ ROWS_MAX_FEATURES = 4
 # the zero-padded one's against 0.75-1.52x with rows for both (CPU time); at 5x5 and 7x7
 # it lost (1.20-1.27 against 1.17-1.23).
 STEM_KERNEL_PAD_SLICE_MAX_WINDOW = 3
+# Stems (as above) with windows of at most this many taps per axis take the banded
+# value. Set by the table "Stem values" in docs/notes/conv-forms.md (wall clock, quiet):
+# 0.96-1.10x of the zero-padded forward against 1.20-1.47x for pad_slice at 3x3, 5x5
+# and 7x7 from 3 to 32-64 channels (a tie, 1.13 and 1.12, at (4, 64, 64, 3) 7x7);
+# nothing wider was measured.
+STEM_BANDED_MAX_WINDOW = 7
 
 # The framed full correlation (conv_transpose's, ``framed_applies``; the planner's
 # tangent has bounds of its own below): 2-D, float32, a window of 3 per axis (any
@@ -528,22 +534,39 @@ def stem_rows(c: ConvRequest) -> ConvPlan | None:
         and c.elementwise
     ):
         return None
+    # Table "Stem values": the banded value (no slice of the output, many times the
+    # input's size here) beat the extra zero's at 3x3, 5x5 and 7x7; its derivatives
+    # stay the extra zero's plan's.
+    value = "banded" if _banded_stem_value(c) else "pad_slice"
+    banded = ", banded value" if value == "banded" else ""
     # Table "Stem derivatives": up to 3x3 the kernel's derivatives in the value's
     # form (the extra zero) beat the rows'; at 5x5 and 7x7 they did not.
     if all(k <= STEM_KERNEL_PAD_SLICE_MAX_WINDOW for k in c.window):
         return ConvPlan(
-            "pad_slice",
+            value,
             c.wide[0],
             reason="2-D, at most 4 input channels, channels last, 3x3: input "
-            "derivatives as rows, kernel's pad_slice",
+            "derivatives as rows, kernel's pad_slice" + banded,
             tangent="rows",
             kernel_tangent="pad_slice",
         )
     return ConvPlan(
-        "pad_slice",
+        value,
         c.wide[0],
-        reason="2-D, at most 4 input channels, channels last: derivatives as rows",
+        reason="2-D, at most 4 input channels, channels last: derivatives as rows" + banded,
         tangent="rows",
+    )
+
+
+def _banded_stem_value(c: ConvRequest) -> bool:
+    # Table "Stem values" (docs/notes/conv-forms.md): at most STEM_BANDED_MAX_WINDOW
+    # taps per axis, after a pad in a mode, the first axis at least the window's span.
+    return (
+        c.wide[0] == 0
+        and c.mode != "constant"
+        and c.non_negative_pads
+        and all(k <= STEM_BANDED_MAX_WINDOW for k in c.window)
+        and c.sizes[0] >= c.spans[0]
     )
 
 
