@@ -2,6 +2,7 @@
 
     python -m benchmarks.conv [--rounds 5] [--quick] [--pinned] [--cpu-time] [--layers] [--blocks]
                               [--step] [--transpose] [--guard] [--framed] [--stems]
+                              [--phases]
 
 Each row is one layer shape and pad mode. Its candidates run interleaved in one
 process (``benchmarks/_timing.py``), forward and gradient (w.r.t. input and kernel, a
@@ -30,7 +31,9 @@ and the pools against the zero-padded ``lax.reduce_window``. ``--guard`` times t
 gradients of the rows whose forms choose their exact derivatives at run time where an
 operand is not finite, with that choice and without it; ``--framed`` the stride-1
 3x3 gradient with the framed tangent and without it, around that rule's bounds;
-``--stems`` stems (3 input channels) with the banded value and the extra zero's.
+``--stems`` stems (3 input channels) with the banded value and the extra zero's;
+``--phases`` strided transposed convolutions in lax's form, ``jaxpad.nn``'s and as
+one stride-1 convolution per output phase (a prototype here, not in the library).
 
 ``--cpu-time`` times the process's CPU seconds per call (user and system, all its
 threads) instead of the wall clock: on a machine shared with other jobs the wall
@@ -638,6 +641,101 @@ def _stem_rows(rounds):
         )
 
 
+def _phase_transposed(x, kernel, s, pads, numbers, out_size):
+    """A prototype (NHWC/HWIO, 2-D, one stride ``s``): lax's transposed convolution
+    (``lhs_dilation=s``, ``pads``) as ``s * s`` stride-1 convolutions of ``x``, one per
+    output phase, each by the taps that reach that phase (no inserted zeros), their
+    outputs interleaved."""
+    sizes, window = x.shape[1:3], kernel.shape[:2]
+    rows = []
+    for rh in range(s):
+        cols = []
+        for rw in range(s):
+            first, padding = [], []
+            for a, r in ((0, rh), (1, rw)):
+                lo = pads[a][0]
+                t0 = (lo - r) % s
+                taps = -(-(window[a] - t0) // s)
+                low = -((r + t0 - lo) // s)
+                padding.append((low, out_size[a] // s - sizes[a] - low + taps - 1))
+                first.append(t0)
+            sub = kernel[first[0] :: s, first[1] :: s]
+            cols.append(
+                lax.conv_general_dilated(x, sub, (1, 1), padding, dimension_numbers=numbers)
+            )
+        rows.append(jnp.stack(cols, axis=3))
+    y = jnp.stack(rows, axis=2)
+    n, qh, sh, qw, sw, c = y.shape
+    return y.reshape(n, qh * sh, qw * sw, c)
+
+
+# (batch, size, input features, output features, window, stride) for ``--phases``.
+PHASE_ROWS = [
+    (8, 32, 64, 64, 3, 2),
+    (8, 32, 64, 64, 4, 2),
+    (8, 64, 32, 32, 3, 2),
+    (4, 16, 128, 64, 4, 2),
+    (8, 32, 64, 64, 5, 2),
+]
+
+
+def _phase_rows(rounds):
+    """Strided transposed convolutions (output twice the input, NHWC): lax's
+    ``lhs_dilation`` form, ``jaxpad.nn.conv_transpose`` in zeros, and the phase
+    prototype, forward and gradient (w.r.t. input and kernel), as ratios to lax's."""
+    print(
+        "| (N, H, C) -> O, window, stride | lax fwd ms | fwd control | fwd jaxpad "
+        "| fwd phases | lax grad ms | grad control | grad jaxpad | grad phases |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n, h, c, o, k, s in PHASE_ROWS:
+        rng = np.random.default_rng(0)
+        x = jnp.asarray(rng.standard_normal((n, h, h, c)), jnp.float32)
+        kernel = jnp.asarray(rng.standard_normal((k, k, c, o)) * 0.1, jnp.float32)
+        numbers = lax.conv_dimension_numbers(x.shape, kernel.shape, LAYOUTS["NHWC"])
+        p = (k - 1) // 2
+        lo = k - 1 - p
+        pads = [(lo, s * h - ((h - 1) * s + 1) - lo + k - 1)] * 2
+        out_size = (s * h, s * h)
+
+        def lax_form(x, kernel):
+            return lax.conv_general_dilated(
+                x, kernel, (1, 1), pads, lhs_dilation=(s, s), dimension_numbers=numbers
+            )
+
+        def ours(x, kernel):
+            # torch's ConvTranspose2d(k, stride=s, padding=p, output_padding=s+2p-k)
+            policy = jaxpad.policies.torch(p)
+            return jaxpad.nn.conv_transpose(
+                x, kernel, s, policy, s + 2 * p - k, None, LAYOUTS["NHWC"], False, "constant"
+            )
+
+        def phases(x, kernel):
+            return _phase_transposed(x, kernel, s, pads, numbers, out_size)
+
+        expected = lax_form(x, kernel)
+        np.testing.assert_allclose(phases(x, kernel), expected, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(ours(x, kernel), expected, rtol=1e-4, atol=1e-4)
+        fns = {"lax": lax_form, "lax2": lax_form, "jaxpad": ours, "phases": phases}
+        m = medians(
+            {name: jax.jit(f) for name, f in fns.items()},
+            {name: (x, kernel) for name in fns},
+            rounds=rounds,
+            calls=2,
+        )
+        grads = {
+            name: jax.jit(jax.grad(lambda x, k, f=f: jnp.sum(f(x, k) ** 2), (0, 1)))
+            for name, f in fns.items()
+        }
+        g = medians(grads, {name: (x, kernel) for name in fns}, rounds=rounds, calls=2)
+        cells = [
+            f"{t['lax'] * 1e3:.2f} | "
+            + " | ".join(f"{t[name] / t['lax']:.2f}" for name in ("lax2", "jaxpad", "phases"))
+            for t in (m, g)
+        ]
+        print(f"| ({n}, {h}, {c}) -> {o}, {k}x{k}, {s} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -667,6 +765,11 @@ def main():
         action="store_true",
         help="stems with the banded value and with the extra zero's",
     )
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="strided transposed convolutions: lax's, jaxpad's and by output phases",
+    )
     args = parser.parse_args()
     if args.cpu_time:
         global medians
@@ -679,6 +782,10 @@ def main():
         )
     clock = "CPU seconds" if args.cpu_time else "wall clock"
     print(machine(), "|", allocator(), "malloc |", clock, "|", load())
+    if args.phases:
+        _phase_rows(args.rounds)
+        print(load())
+        return
     if args.stems:
         _stem_rows(args.rounds)
         print(load())
