@@ -383,8 +383,58 @@ def test_guarded_forms_agree_eager_jit_and_vmap(name, plan):
     assert f"tensor<{len(placements)}xi1>" not in batched
 
 
+# The phases form: a transposed convolution (a dilated input), whose value and
+# gradients may follow lax's (docs/semantics.md, XLA's transposed convolution): the
+# phases' kernel gradient multiplies no zero lax's does not.
+PHASES = ConvPlan("plain", tangent="plain", kernel_tangent="phases")
+
+
+@pytest.mark.skipif(
+    CONV_FORMS_SECOND_DERIVATIVES_WRONG, reason="jax < 0.8: the planner keeps the plain form"
+)
+def test_phases_form_puts_nonfinite_values_where_lax_does():
+    numbers = lax.conv_dimension_numbers((2, 5, 6, 3), (3, 3, 3, 4), NHWC)
+    pads, dilation = [(1, 2), (2, 1)], (2, 2)
+    rng = np.random.default_rng(5)
+    base = dict(
+        x=rng.uniform(-1, 1, (2, 5, 6, 3)).astype(np.float32),
+        kernel=rng.uniform(-1, 1, (3, 3, 3, 4)).astype(np.float32),
+    )
+    base["ct"] = rng.uniform(-1, 1, (2, 10, 12, 4)).astype(np.float32)
+
+    def build(plan):
+        def conv(x, kernel):
+            return build_conv(
+                plan, x, kernel, (1, 1), pads, "constant", numbers, lhs_dilation=dilation,
+                precision=lax.Precision.HIGHEST,
+            )  # fmt: skip
+
+        def one(args):
+            x, kernel, ct = args
+            value, vjp = jax.vjp(conv, x, kernel)
+            return (value, *vjp(ct))
+
+        return jax.jit(lambda *args: lax.map(one, args))
+
+    placements = []
+    for operand in ("x", "kernel", "ct"):
+        for value in NONFINITE:
+            for position in ((0,) * 4, tuple(int(rng.integers(n)) for n in base[operand].shape)):
+                arrays = {k: a.copy() for k, a in base.items()}
+                arrays[operand][position] = value
+                placements.append(arrays)
+    placements.append(base)
+    stacked = [np.stack([p[k] for p in placements]) for k in ("x", "kernel", "ct")]
+    got = jax.device_get(build(PHASES)(*stacked))
+    want = jax.device_get(build(ConvPlan("plain"))(*stacked))
+    for g, w in zip(got, want):
+        for i in range(len(placements)):
+            assert not nonfinite_differences(g[i], w[i])[0], i
+            np.testing.assert_allclose(g[i], w[i], rtol=1e-4, atol=1e-4)
+
+
 def test_every_form_has_a_nonfinite_case():
-    named = set()
+    named = {"phases"}  # test_phases_form_puts_nonfinite_values_where_lax_does
     for *_, plans in FORM_CASES.values():
         for plan in plans:
             named.update(f for f in (plan.form, plan.tangent, plan.kernel_tangent) if f)

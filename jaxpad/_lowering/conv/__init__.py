@@ -49,6 +49,11 @@ for one platform, and ``build_conv`` builds it:
   cotangent (its kernel gradient has a non-zero padding, off XLA:CPU's all-zero
   padding path) and each strip its slice.
 
+- ``"phases"`` (a kernel-tangent form, XLA:CPU, a dilated input: a transposed
+  convolution): the kernel's derivatives as one stride-1 convolution per output phase
+  of the undilated input (``_phases``), where XLA:CPU's own kernel gradient of a
+  dilated-input convolution multiplies every inserted zero and ran 6-25x slower.
+
 A plan may name a ``tangent`` form: the value is computed in ``form`` and the
 derivatives (forward and reverse, every order) in ``tangent``, through a
 ``custom_jvp`` whose tangent is the ``tangent`` form, linear in each operand; and a
@@ -89,7 +94,9 @@ The package reads in one direction, each module importing only those above it:
   two primitives), ``_grouped`` (grouped taps, block-diagonal), ``_matmul`` (matmul,
   rows), ``_plain`` (plain, pad_slice, and the dispatch of the forms on the padded
   input), ``_strips`` (banded, border, ghost), ``_framed`` (the framed input gradient,
-  ``full_correlation``).
+  ``full_correlation``), ``_phases`` (a transposed convolution by output phase).
+- ``_guard``: the run-time choice of exact derivatives where an operand is not finite
+  (``jaxpad_all_finite``), for the forms that multiply zeros of their own.
 - ``_build``: ``build_conv``, the convolution a plan names.
 - ``_program``: the plans per platform and their one program; ``lowered_conv_input_vjp``.
 - ``_primitive``: ``jaxpad_planned_conv`` (``planned_conv_p``) and its rules.

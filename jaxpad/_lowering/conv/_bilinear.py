@@ -48,6 +48,22 @@ class BilinearRules:
     exported: Callable[[jax.Array, jax.Array], jax.Array] | None = None
 
 
+def with_b_transpose(value, other, a, b) -> BilinearRules:
+    """Rules for ``bilinear``: ``value`` (bilinear) and its transpose in ``a`` as JAX
+    derives them, its transpose in ``b`` derived from ``other``, the same bilinear
+    function in another form."""
+    a_spec = jax.ShapeDtypeStruct(a.shape, a.dtype)
+    b_spec = jax.ShapeDtypeStruct(b.shape, b.dtype)
+
+    def a_transpose(ct, b):
+        return jax.linear_transpose(lambda a: value(a, b), a_spec)(ct)[0]
+
+    def b_transpose(a, ct):
+        return jax.linear_transpose(lambda b: other(a, b), b_spec)(ct)[0]
+
+    return BilinearRules(value, a_transpose, b_transpose)
+
+
 def bilinear(a: jax.Array, b: jax.Array, rules: BilinearRules) -> jax.Array:
     """``rules.value(a, b)``, differentiated by ``rules.tangent`` (or ``rules``) and its
     transposes."""

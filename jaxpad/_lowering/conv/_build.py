@@ -13,7 +13,7 @@ import jax
 from jax import lax
 
 from jaxpad._lowering.conv import _exact
-from jaxpad._lowering.conv._bilinear import BilinearRules, bilinear
+from jaxpad._lowering.conv._bilinear import BilinearRules, bilinear, with_b_transpose
 from jaxpad._lowering.conv._framed import (
     _framed_pieces,
     _framed_split,
@@ -23,6 +23,7 @@ from jaxpad._lowering.conv._framed import (
 from jaxpad._lowering.conv._grouped import _block_diagonal
 from jaxpad._lowering.conv._guard import guarded, guarded_form
 from jaxpad._lowering.conv._jvp import _bilinear_custom_jvp, _with_tangent
+from jaxpad._lowering.conv._phases import phases_conv
 from jaxpad._lowering.conv._plain import _padded_conv
 from jaxpad._lowering.conv._plan import ConvPlan, conv_padding
 from jaxpad._lowering.conv._strips import _banded, _border, _ghost, _lax_conv
@@ -239,6 +240,21 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
         own (``jax.jvp``), so that its exact derivatives are kept; for a strip form,
         the form where the kernel's place and the cotangent are finite, else the plain
         form (``_guard``: its zeros would meet them)."""
+        if form == "phases":
+            # The kernel's derivatives by output phase. They multiply no zero that
+            # lax's own do not (the convolution's padding; no inserted zero), so a
+            # non-finite value lands where lax's puts it.
+            fast = partial(
+                phases_conv,
+                pads=pads,
+                lhs_dilation=options["lhs_dilation"],
+                numbers=numbers,
+                precision=options["precision"],
+                preferred_element_type=options["preferred_element_type"],
+            )
+            return lambda x, kernel, d_kernel: bilinear(
+                x, d_kernel, with_b_transpose(built("plain"), fast, x, d_kernel)
+            )
         if form in _UNPADDED:
             fast, exact = built(form), built("plain")
             if operand == 0:

@@ -31,6 +31,7 @@ FORMS = (
     "border",
     "ghost",
     "banded",
+    "phases",
 )
 
 # Largest number of kernel taps the shifted form takes, at stride 1 and strided. Set by
@@ -588,6 +589,32 @@ def _banded_value(c: ConvRequest) -> bool:
     )
 
 
+def transposed_kernel_phases(c: ConvRequest) -> ConvPlan | None:
+    # Table "Strided transposed convolutions by output phase": XLA:CPU's kernel
+    # gradient of a convolution of a dilated input (a transposed convolution) took
+    # 163-294 ms where one stride-1 convolution per output phase took 9-12 ms; its
+    # value and input gradient stay lax's.
+    if (
+        not c.undilated_input
+        and not c.strided
+        and c.undilated_kernel
+        and c.feature_group_count == 1
+        and c.spatial == 2
+        and c.channels_last
+        and c.mode == "constant"
+        and c.dtype == np.dtype(np.float32)
+        and c.elementwise
+    ):
+        return ConvPlan(
+            "plain",
+            reason="2-D, a dilated input (transposed), channels last: kernel's "
+            "derivatives by output phase",
+            tangent="plain",
+            kernel_tangent="phases",
+        )
+    return None
+
+
 def _framed_tangent(c: ConvRequest) -> bool:
     # Table "The input gradient's frame": reverse mode of the VALID conv is one
     # convolution whose output (the padded input) is larger than its input,
@@ -643,6 +670,7 @@ RULES: tuple[Rule, ...] = (
     strided_tiling_ghost_kernel,
     strided_pad_slice,
     stem_rows,
+    transposed_kernel_phases,
     stride_one_pad_slice,
 )
 
