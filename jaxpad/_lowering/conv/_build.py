@@ -179,12 +179,14 @@ def _exact_derivatives(plan, form, xp, kernel, framed, preferred_element_type, *
             return jax.linear_transpose(lambda xp: linear(xp, kernel), spec)(ct)[0]
         # The block-diagonal kernel's zeros would meet a non-finite cotangent: where
         # it holds one, the grouped convolution's own transpose (``_guard``).
-        fast, exact = (
-            lambda ct, kernel, conv=conv: jax.linear_transpose(lambda xp: conv(xp, kernel), spec)(
-                ct
-            )[0]
-            for conv in (linear, form("plain"))
-        )
+        lax_form = form("plain")
+
+        def fast(ct, kernel):
+            return jax.linear_transpose(lambda xp: linear(xp, kernel), spec)(ct)[0]
+
+        def exact(ct, kernel):
+            return jax.linear_transpose(lambda xp: lax_form(xp, kernel), spec)(ct)[0]
+
         return bilinear(ct, kernel, guarded(fast, exact, ct, kernel, check="a"))
 
     def kernel_gradient(xp, ct):
@@ -240,10 +242,10 @@ def _unpadded_conv(plan, x, kernel, strides, pads, mode, numbers, **options):
         own (``jax.jvp``), so that its exact derivatives are kept; for a strip form,
         the form where the kernel's place and the cotangent are finite, else the plain
         form (``_guard``: its zeros would meet them)."""
-        if form == "phases":
-            # The kernel's derivatives by output phase. They multiply no zero that
-            # lax's own do not (the convolution's padding; no inserted zero), so a
-            # non-finite value lands where lax's puts it.
+        if form == "phases" and operand == 1:
+            # The kernel's derivatives by output phase (a kernel-tangent form only).
+            # They multiply no zero that lax's own do not (the convolution's padding;
+            # no inserted zero), so a non-finite value lands where lax's puts it.
             fast = partial(
                 phases_conv,
                 pads=pads,

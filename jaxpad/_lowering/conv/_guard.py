@@ -64,15 +64,17 @@ def _jvp(primals, tangents):
     return out, ad.Zero(jax.core.ShapedArray((), jnp.bool_).to_tangent_aval())
 
 
+def _taylor(primals_in, series_in, **params):
+    # A boolean: no Taylor terms.
+    return all_finite_p.bind(*primals_in), jet.zero_series
+
+
 all_finite_p = Primitive("jaxpad_all_finite")
 all_finite_p.def_impl(_all_finite)
 all_finite_p.def_abstract_eval(lambda x: jax.core.ShapedArray((), jnp.bool_))
 ad.primitive_jvps[all_finite_p] = _jvp
 batching.primitive_batchers[all_finite_p] = _batch
-jet.jet_rules[all_finite_p] = lambda primals, series: (
-    all_finite_p.bind(*primals),
-    jet.zero_series,
-)
+jet.jet_rules[all_finite_p] = _taylor
 mlir.register_lowering(all_finite_p, mlir.lower_fun(_all_finite, multiple_results=False))
 
 
