@@ -383,6 +383,29 @@ def test_guarded_forms_agree_eager_jit_and_vmap(name, plan):
     assert f"tensor<{len(placements)}xi1>" not in batched
 
 
+def test_all_finite_reads_the_whole_batch_and_passes_every_transformation():
+    from jax.experimental import jet
+
+    from jaxpad._lowering.conv._guard import all_finite
+
+    x = jnp.asarray([[1.0, np.inf], [1.0, 2.0]], jnp.float32)
+    assert not all_finite(x) and all_finite(x[1]) and jax.jit(all_finite)(x[1])
+    assert all_finite(jnp.arange(3))  # integers are finite
+    # Under vmap: one answer for the batch (a predicate per example would make the
+    # choice's loop run the exact form for every example).
+    np.testing.assert_array_equal(jax.vmap(all_finite)(x), [False, False])
+    np.testing.assert_array_equal(jax.vmap(all_finite)(x[1:]), [True])
+
+    def f(x):
+        return jnp.where(all_finite(x), jnp.sin(x), 0.0)
+
+    y = x[1]
+    np.testing.assert_allclose(jax.grad(lambda y: f(y).sum())(y), jnp.cos(y), rtol=1e-6)
+    np.testing.assert_allclose(jax.jvp(f, (y,), (jnp.ones(2),))[1], jnp.cos(y), rtol=1e-6)
+    _, (first,) = jet.jet(f, (y,), ([jnp.ones(2)],))
+    np.testing.assert_allclose(first, jnp.cos(y), rtol=1e-6)
+
+
 # The phases form: a transposed convolution (a dilated input), whose value and
 # gradients may follow lax's (docs/semantics.md, XLA's transposed convolution): the
 # phases' kernel gradient multiplies no zero lax's does not.

@@ -497,6 +497,7 @@ def test_every_primitive_has_a_jet_rule():
     from jax.experimental.jet import jet_rules
 
     from jaxpad._lowering.conv import bilinear_p, planned_conv_p
+    from jaxpad._lowering.conv._guard import all_finite_p
     from jaxpad._sharded_pad import _marker_p
     from jaxpad.scipy._interpolation._once import computed_once_p
     from jaxpad.scipy._interpolation._read import read_p
@@ -514,6 +515,7 @@ def test_every_primitive_has_a_jet_rule():
         _marker_p,
         planned_conv_p,
         bilinear_p,
+        all_finite_p,
         taps_p,
         padded_taps_p,
         padded_passes_p,

@@ -48,7 +48,6 @@ for one platform, and ``build_conv`` builds it:
   the outputs that read them. Reverse mode hands the zero-padded convolution the whole
   cotangent (its kernel gradient has a non-zero padding, off XLA:CPU's all-zero
   padding path) and each strip its slice.
-
 - ``"phases"`` (a kernel-tangent form, XLA:CPU, a dilated input: a transposed
   convolution): the kernel's derivatives as one stride-1 convolution per output phase
   of the undilated input (``_phases``), where XLA:CPU's own kernel gradient of a
@@ -88,7 +87,7 @@ The package reads in one direction, each module importing only those above it:
 - ``_jvp``, ``_layout``: a value with another form's derivatives (``custom_jvp``), and
   the channels-last layout the forms compute in.
 - ``_bilinear``, ``_exact``: a bilinear primitive with given tangents and transposes
-  (``bilinear_p``; exporters lower it as its ``rules.value``), and the exact
+  (``bilinear_p``; exporters lower it as its ``rules.exported`` or ``rules.value``), and the exact
   kernel gradient and pad-value products of a convolution.
 - The forms by family, each with its derivatives beside it: ``_taps`` (shifted, and its
   two primitives), ``_grouped`` (grouped taps, block-diagonal), ``_matmul`` (matmul,
