@@ -48,20 +48,29 @@ class BilinearRules:
     exported: Callable[[jax.Array, jax.Array], jax.Array] | None = None
 
 
+def derived_transposes(
+    f, a_spec, b_spec
+) -> tuple[Callable[..., jax.Array], Callable[..., jax.Array]]:
+    """The transposes of the bilinear ``f`` of operands of ``a_spec`` and ``b_spec``
+    in each operand, as JAX derives them: ``(ct, b) -> a`` and ``(a, ct) -> b``."""
+
+    def a_transpose(ct, b):
+        return jax.linear_transpose(lambda a: f(a, b), a_spec)(ct)[0]
+
+    def b_transpose(a, ct):
+        return jax.linear_transpose(lambda b: f(a, b), b_spec)(ct)[0]
+
+    return a_transpose, b_transpose
+
+
 def with_b_transpose(value, other, a, b) -> BilinearRules:
     """Rules for ``bilinear``: ``value`` (bilinear) and its transpose in ``a`` as JAX
     derives them, its transpose in ``b`` derived from ``other``, the same bilinear
     function in another form."""
-    a_spec = jax.ShapeDtypeStruct(a.shape, a.dtype)
-    b_spec = jax.ShapeDtypeStruct(b.shape, b.dtype)
-
-    def a_transpose(ct, b):
-        return jax.linear_transpose(lambda a: value(a, b), a_spec)(ct)[0]
-
-    def b_transpose(a, ct):
-        return jax.linear_transpose(lambda b: other(a, b), b_spec)(ct)[0]
-
-    return BilinearRules(value, a_transpose, b_transpose)
+    specs = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in (a, b)]
+    return BilinearRules(
+        value, derived_transposes(value, *specs)[0], derived_transposes(other, *specs)[1]
+    )
 
 
 def bilinear(a: jax.Array, b: jax.Array, rules: BilinearRules) -> jax.Array:

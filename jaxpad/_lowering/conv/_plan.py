@@ -561,10 +561,10 @@ def stem_rows(c: ConvRequest) -> ConvPlan | None:
 
 def _banded_stem_value(c: ConvRequest) -> bool:
     # Table "Stem values" (docs/notes/conv-forms.md): at most STEM_BANDED_MAX_WINDOW
-    # taps per axis, after a pad in a mode, the first axis at least the window's span.
+    # taps per axis, after a pad in a mode, the first axis (wide: a stem's rule asks
+    # for it) at least the window's span.
     return (
-        c.wide[0] == 0
-        and c.mode != "constant"
+        c.mode != "constant"
         and c.non_negative_pads
         and all(k <= STEM_BANDED_MAX_WINDOW for k in c.window)
         and c.sizes[0] >= c.spans[0]
