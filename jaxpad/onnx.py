@@ -63,6 +63,7 @@ from jaxpad._lowering import (
 from jaxpad._lowering.conv import bilinear_p, planned_conv, planned_conv_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
+from jaxpad.scipy._interpolation._once import _value as _once_value
 from jaxpad.scipy._interpolation._once import computed_once_p
 from jaxpad.scipy._interpolation._read import _impl as _read_impl
 from jaxpad.scipy._interpolation._read import read_p
@@ -158,8 +159,9 @@ _PRIMITIVES: dict[Any, Any] = {
     selection_p: _selection_impl,
     selected_p: _selected_impl,
     box_p: _box_plain,
-    # map_coordinates' guard against recomputed coordinates: the identity.
-    computed_once_p: lambda coords: coords,
+    # map_coordinates' guard against recomputed coordinates: the identity, but for
+    # far coordinates brought within a period.
+    computed_once_p: _once_value,
     # jaxpad.scipy.ndimage's interpolation: a transform's pass along one axis.
     pass_p: _pass_impl,
     # map_coordinates' read of each point's window of taps.

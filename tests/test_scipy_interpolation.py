@@ -630,3 +630,141 @@ def test_coordinate_gradient_past_2_to_the_31_coefficients_lowers_without_flat_i
     text = f.lower(x, c).as_text()
     flat = (2**16 + 4) * (2**15 + 12)  # the coefficients padded by 2 a side, flattened
     assert flat >= 2**31 and f"tensor<{flat}x" not in text
+
+
+# -- orders 0 and 1: the input read directly; the coordinates' integer reduction ----
+
+
+@pytest.mark.parametrize("n", [1, 2, 7])
+def test_orders_0_and_1_at_every_quarter_sample_on_short_lines(n):
+    """Every quarter sample over several periods, halves included: order 0 rounds a
+    half the way scipy's reduced coordinate does (down where the reduction reflects,
+    and mirror reflects a negative coordinate one sample earlier than a positive one)."""
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    c = np.arange(-40, 40, 0.25, dtype=np.float32)[None]
+    for mode in MODES:
+        for order in (0, 1):
+            want = sn.map_coordinates(x.astype(np.float64), c, order=order, mode=mode, cval=3.0)
+            got = _jitted(order, mode)(x, c, 3.0)
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-6, err_msg=f"{mode} {order}")
+
+
+def _reduced_exactly(c, period):
+    """A coordinate a whole number of periods nearer the grid, in float64 (exact)."""
+    r = np.fmod(np.float64(c), period)
+    return -period if c < 0 and r == 0 else r  # a negative multiple keeps its side
+
+
+@pytest.mark.parametrize("mode", ["mirror", "reflect", "wrap", "grid-wrap"])
+def test_coordinates_past_int32_and_at_negative_multiples_of_the_period(mode):
+    """The whole parts are reduced as int32 after the coordinates' guard brings every
+    coordinate of 2**30 or more within a period (without it they overflow): equal to
+    scipy at the exactly reduced coordinate, eagerly, under jit and under vmap where
+    one coordinate set of the batch has them."""
+    n = 7
+    x = np.arange(1.0, n + 1.0, dtype=np.float32) ** 1.5
+    period = {"mirror": 2 * n - 2, "reflect": 2 * n, "wrap": n - 1, "grid-wrap": n}[mode]
+    far = np.array(
+        [2.0**30, -(2.0**30), 2.0**30 + 64, 3e9, -3e9, 2.0**31, 1e20, -1e20, -period * 2.0**30],
+        np.float32,
+    )
+    near = np.array([2.5, -3.25, 6.0, 0.5, -0.5, 13.75, -14.0, 1.0, 2.0], np.float32)
+    for order in (0, 1, 3):
+        want = sn.map_coordinates(
+            x.astype(np.float64),
+            [[_reduced_exactly(v, period) for v in far]],
+            order=order,
+            mode=mode,
+        )
+        f = _jitted(order, mode)
+        np.testing.assert_allclose(f(x, far[None], 0.0), want, rtol=0, atol=1e-5)
+        batch = np.stack([near[None], far[None]])
+        got = jax.jit(jax.vmap(f, (None, 0, None)))(x, batch, 0.0)
+        np.testing.assert_allclose(got[1], want, rtol=0, atol=1e-5)
+        near_want = sn.map_coordinates(x.astype(np.float64), near[None], order=order, mode=mode)
+        np.testing.assert_allclose(got[0], near_want, rtol=0, atol=1e-5)
+    eager = ndimage.map_coordinates(x, far[None], order=1, mode=mode)
+    np.testing.assert_allclose(eager, _jitted(1, mode)(x, far[None], 0.0), rtol=0, atol=1e-6)
+
+
+def test_integer_remainder_is_lax_rem():
+    """``_split_rem`` with ``small`` (the whole part's int32 floor-mod) equals the pair
+    of ``lax.rem`` exactly, below 2**30: ties, multiples of the period, -0.0."""
+    from jaxpad.scipy._interpolation import _map
+
+    rng = np.random.default_rng(3)
+    for period in (1, 2, 6, 12, 2046, 2**20 + 3):
+        c = np.concatenate(
+            [
+                rng.uniform(-(2.0**29), 2.0**29, 200),
+                rng.uniform(-3 * period, 3 * period, 200),
+                np.arange(-4, 5) * period
+                + np.array([[0.0], [0.5], [-0.5]]).repeat(9, 1).ravel()[:9],
+                [-0.0, 0.0, -1e-30, 1e-30],
+            ]
+        ).astype(np.float32)
+        for got, want in zip(
+            jax.jit(lambda c: _map._split_rem(c, period, True))(c),  # noqa: B023
+            jax.jit(lambda c: _map._split_rem(c, period, False))(c),  # noqa: B023
+        ):
+            np.testing.assert_array_equal(got, want, err_msg=str(period))
+
+
+def test_coordinates_guard_reduces_far_coordinates_in_every_form():
+    """``computed_once`` with periods: eagerly, the XLA:CPU conditional, vmap (the
+    rows' axis moves past the batch), the scatter of other platforms; its tangent
+    passes through, and a row without a period is left as it is."""
+    from jaxpad.scipy._interpolation import _once
+
+    c = np.array([[1e30, -3e9, 2.5, np.inf], [7e9, np.nan, -(2.0**31), 1.0]], np.float32)
+    periods = (10, 0)
+    want = c.copy()
+    want[0, 0] = np.fmod(np.float64(c[0, 0]), 10)
+    want[0, 1] = np.fmod(np.float64(c[0, 1]), 10) or -10.0
+    f = functools.partial(_once.computed_once, periods=periods)
+    np.testing.assert_array_equal(f(c), want)
+    np.testing.assert_array_equal(jax.jit(f)(c), want)
+    batched = np.stack([np.ones_like(c), c])
+    np.testing.assert_array_equal(jax.jit(jax.vmap(f))(batched)[1], want)
+    np.testing.assert_array_equal(
+        jax.jit(jax.vmap(f, 1, 1))(batched.transpose(1, 0, 2))[:, 1], want
+    )
+    primal, tangent = jax.jvp(f, (jnp.asarray(c),), (jnp.ones_like(c),))
+    np.testing.assert_array_equal(tangent, np.ones_like(c))
+    cuda = jax.export.export(jax.jit(f), platforms=("cuda",))(c).mlir_module()
+    assert "stablehlo.remainder" in cuda and "stablehlo.scatter" in cuda
+
+
+def test_order_1_input_vjp_is_the_padded_read_s_and_order_0_reads_the_input():
+    """Order 1 reads ``x`` through the taps' index maps, as JAX does; its derivatives
+    are the padded read's, whose input VJP scatters rows of two taps (2 scatters in
+    2-D; JAX's transpose of the 4 gathers: 4), equal to JAX's autodiff of the
+    gathers. Order 0 reads ``x`` with no pad."""
+    rng = np.random.default_rng(11)
+    x = jnp.asarray(rng.standard_normal((9, 8)), jnp.float32)
+    c = jnp.asarray(rng.uniform(-12, 20, (2, 30)), jnp.float32)
+    t = jnp.asarray(rng.standard_normal(30), jnp.float32)
+    for mode in MODES:
+
+        def ours(x, c, v):
+            return ndimage.map_coordinates(x, c, order=1, mode=mode, cval=v)  # noqa: B023
+
+        def plain(x, c, v):
+            from jaxpad.scipy._interpolation import _map, _modes
+
+            spec = _modes.TABLE[mode]  # noqa: B023
+            points = _map._points(c, x.shape, 1, spec, True)
+            read = _map._gathered(x, v, points.bases, points.weights, spec, points.spans)
+            return _map.masked(read, points, spec, v)
+
+        got = jax.jit(lambda *a: jax.vjp(ours, *a)[1](t))(x, c, 0.5)  # noqa: B023
+        want = jax.jit(lambda *a: jax.vjp(plain, *a)[1](t))(x, c, 0.5)  # noqa: B023
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5, err_msg=mode)
+    vjp = jax.jit(lambda x, t: jax.vjp(lambda a: ndimage.map_coordinates(a, c, order=1), x)[1](t))
+    assert vjp.lower(x, t).as_text().count('"stablehlo.scatter"') == 2
+    names = {
+        e.primitive.name
+        for e in jax.make_jaxpr(lambda x: ndimage.map_coordinates(x, c, order=0))(x).jaxpr.eqns
+    }
+    assert "jaxpad_pad" not in names and "jaxpad_spline_read" not in names

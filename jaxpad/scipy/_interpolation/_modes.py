@@ -68,6 +68,11 @@ TABLE = {
 }
 
 
+# The coordinate reductions that are the period of their taps' extension: there the
+# spline of the extension at a coordinate is the spline at the reduced one.
+PERIODIC_TAPS = {"mirror": "reflect", "reflect": "symmetric", "grid-wrap": "wrap"}
+
+
 def check_mode(fn_name: str, mode: object, name: str = "mode") -> Mode:
     """The row of ``mode``, or a ``ValueError`` naming the function and the value."""
     if isinstance(mode, str) and mode in TABLE:
