@@ -2,6 +2,7 @@
 
     python -m benchmarks.interpolation [--rounds 7] [--orders 1 3 5] [--only zoom ...]
     python -m benchmarks.interpolation --quick    # 256x256, order 3, 3 rounds
+    python -m benchmarks.interpolation --jax-modes  # orders 0-1 against jax.scipy
 
 Each row is one function and order, timed in interleaved rounds
 (benchmarks/_timing.py) in one process, with glibc's default allocator, on a float32
@@ -12,6 +13,10 @@ input (the cotangent given, the pullback timed), and for ``map_coordinates`` of
 orders 0 and 1 ``jax.scipy.ndimage.map_coordinates`` in the same mode. Every result
 is checked against scipy before anything is timed. Ratios are scipy's time over
 jaxpad's (above 1: jaxpad is faster) and the VJP's over the forward's.
+
+``--jax-modes`` times ``map_coordinates`` of orders 0 and 1 on the same warp in each
+mode ``jax.scipy.ndimage.map_coordinates`` takes, against it, interleaved with a
+control (jaxpad's program again): the ratios are JAX's time over jaxpad's.
 """
 
 from __future__ import annotations
@@ -149,6 +154,36 @@ def run(size, orders, rounds, only):
     return rows
 
 
+JAX_MODES = ("constant", "nearest", "mirror", "reflect", "wrap")
+
+
+def run_jax_modes(size, rounds):
+    """``map_coordinates`` of orders 0 and 1 against ``jax.scipy``'s in each mode."""
+    x = jnp.asarray(_image(size))
+    c = jnp.asarray(_warp(size))
+    print("| order | mode | jaxpad ms | jax.scipy ms | jax.scipy / jaxpad | control / jaxpad |")
+    print("|---|---|---|---|---|---|")
+    rows = []
+    for order in (0, 1):
+        candidates = {}
+        for mode in JAX_MODES:
+            for name, fn in (("jaxpad", jn.map_coordinates), ("control", jn.map_coordinates)):
+                candidates[f"{name} {mode}"] = jax.jit(
+                    lambda a, c, f=fn, m=mode, o=order: f(a, c, order=o, mode=m)
+                )
+            candidates[f"jax.scipy {mode}"] = jax.jit(
+                lambda a, c, m=mode, o=order: jsn.map_coordinates(a, c, order=o, mode=m)
+            )
+        t = interleaved_medians(candidates, {k: (x, c) for k in candidates}, rounds=rounds)
+        for mode in JAX_MODES:
+            ours, theirs = t[f"jaxpad {mode}"], t[f"jax.scipy {mode}"]
+            control = t[f"control {mode}"] / ours
+            row = (order, mode, ours * 1e3, theirs * 1e3, theirs / ours, control)
+            rows.append(row)
+            print("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |".format(*row), flush=True)
+    return rows
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -156,9 +191,18 @@ def main(argv=None):
     parser.add_argument("--orders", type=int, nargs="*", default=[1, 3, 5])
     parser.add_argument("--only", nargs="*", default=[], help="names containing these words")
     parser.add_argument("--quick", action="store_true", help="256x256, order 3, 3 rounds")
+    parser.add_argument(
+        "--jax-modes", action="store_true", help="orders 0-1 against jax.scipy in its modes"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.size, args.orders, args.rounds = 256, [3], 3
+    if args.jax_modes:
+        print(f"{machine()}; {load()}; float32 {args.size}x{args.size}, jit")
+        print()
+        rows = run_jax_modes(args.size, args.rounds)
+        print(f"\n{load()}")
+        return rows
     print(f"{machine()}; {load()}; float32 {args.size}x{args.size}, mode {MODE}, jit")
     print()
     print(
