@@ -275,7 +275,10 @@ def _read_points(x, coords, order, spec, cval, prefilter):
         points = _points(coords, x.shape, order, spec, prefilter)
     if order == 0:
         value = _read_nearest(x, points, spec, cval)
-    elif order == 1:
+    # Concrete coordinates (a transform's) keep the padded read at order 1: the
+    # direct read's index arrays, one per tap, are constants of the program there,
+    # and rotate at 1024x1024 took 3.7 against 2.1 ms.
+    elif order == 1 and isinstance(points.bases[0], jax.core.Tracer):
         spans = tuple(points.spans)
         value = _read_linear(spec, spans, x, cval, tuple(points.bases), tuple(points.weights))
     else:
