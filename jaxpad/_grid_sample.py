@@ -52,6 +52,7 @@ from jax.interpreters import ad, batching, mlir, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
+from jaxpad._once import computed_once
 
 MODES = ("bilinear", "nearest", "bicubic")
 PADDING_MODES = ("zeros", "border", "reflection")
@@ -254,7 +255,9 @@ def _input_gradient(ct, grid, shape, dtype, *, mode, padding_mode, align_corners
     channels, contiguous: the cotangent is moved channels-last first) into the input's
     cells."""
     d = len(shape) - 2
-    ct = ct if channels_last else jnp.moveaxis(ct, 1, -1)  # (N, *out, C)
+    # an NCHW cotangent moved channels-last once (``computed_once``): left to XLA,
+    # the transpose was fused into each tap's updates, 4 strided reads of it
+    ct = ct if channels_last else computed_once(jnp.moveaxis(ct, 1, -1))  # (N, *out, C)
     shape_cl = tuple(shape) if channels_last else (shape[0], *shape[2:], shape[1])
     spatial = shape_cl[1:-1]
     c_axis = ct.ndim - 1
@@ -333,8 +336,8 @@ mlir.register_lowering(grid_sample_p, mlir.lower_fun(_grid_sample_impl, multiple
 # pulls the per-tap sums back through the weights. Autodiff of the same expression
 # kept the gathered cells of every tap from the forward (taps x the output: 32 MiB at
 # (8, 64, 64, 64)): forward and backward 1.35-1.40x torch's CPU time, this form
-# 1.23-1.24x (bilinear reflection, bicubic border). The same transpose on a
-# channels-last copy of an NCHW input and cotangent took 1.37-1.44x.
+# 1.23-1.24x (bilinear reflection, bicubic border). An NCHW input and cotangent are
+# moved channels-last once for it (``_grid_tangent_transpose``).
 
 
 def _tap_weights(grid, spatial, mode, padding_mode, align_corners):
@@ -397,6 +400,18 @@ def _grid_tangent_transpose(ct, d_grid, x, grid, **params):
         raise ValueError("jaxpad_grid_sample_grid_tangent: linear in the grid's tangent only.")
     if type(ct) is ad.Zero:
         return None, None, None
+    if not params["channels_last"]:
+        # An NCHW input and cotangent are read channels-last, each moved once: the
+        # cells' gathers then read contiguous rows, and they are not the forward's
+        # gathers, which XLA had merged with these and written out (taps x the
+        # output) for both, with a transpose of each tap's cells to NCHW. Forward and
+        # backward, (8, 64, 64, 64): bilinear 51 -> 37 ms, bicubic 179 -> 97 ms
+        # (benchmarks/grid_sample.py's affine grid, one interleaved run); moved
+        # without ``computed_once``, XLA fused each transpose into every tap's use:
+        # 46 and 146 ms.
+        x = computed_once(jnp.moveaxis(x, 1, -1))
+        ct = computed_once(jnp.moveaxis(ct, 1, -1))
+        params = {**params, "channels_last": True}
     c_axis = x.ndim - 1 if params["channels_last"] else 1
     sums = [
         jnp.sum(ct * value, axis=c_axis, dtype=grid.dtype) for value in _cells(x, grid, **params)

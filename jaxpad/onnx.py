@@ -61,10 +61,10 @@ from jaxpad._lowering import (
     pad_lowering,
 )
 from jaxpad._lowering.conv import bilinear_p, planned_conv, planned_conv_p
+from jaxpad._once import _value as _once_value
+from jaxpad._once import computed_once_p
 from jaxpad._pad import fold_p, pad_p
 from jaxpad._sharded_pad import _marker_p
-from jaxpad.scipy._interpolation._once import _value as _once_value
-from jaxpad.scipy._interpolation._once import computed_once_p
 from jaxpad.scipy._interpolation._read import _impl as _read_impl
 from jaxpad.scipy._interpolation._read import read_p
 from jaxpad.scipy._interpolation._static import _pass_impl, pass_p

@@ -8,6 +8,7 @@ equivalent mode, and finite differences (``check_grads``) for the derivatives.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import warnings
 
@@ -298,3 +299,34 @@ def test_affine_grid_identity_without_torch():
         np.testing.assert_allclose(
             jaxpad.nn.grid_sample(x, grid, mode, align_corners=True), x, atol=1e-5
         )
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_nchw_backward_reads_channels_last_copies(mode):
+    """The backward of an NCHW input moves the input and the cotangent channels-last
+    once each (``computed_once``), the grid's transpose and the input's alike; its
+    gradients are the channels-last input's, transposed."""
+    rng = np.random.default_rng(5)
+    x = jnp.asarray(rng.standard_normal((2, 3, 6, 7)), jnp.float32)
+    grid = jnp.asarray(rng.uniform(-1.3, 1.3, (2, 5, 4, 2)), jnp.float32)
+    ct = jnp.asarray(rng.standard_normal((2, 3, 5, 4)), jnp.float32)
+
+    def vjp(x, grid, ct, channels_last):
+        def f(a, g):
+            return jaxpad.nn.grid_sample(
+                a, g, mode=mode, padding_mode="reflection", channels_last=channels_last
+            )
+
+        return jax.vjp(f, x, grid)[1](ct)
+
+    nchw = functools.partial(vjp, channels_last=False)
+    names = [e.primitive.name for e in jax.make_jaxpr(nchw)(x, grid, ct).jaxpr.eqns]
+    assert names.count("jaxpad_computed_once") == 3
+    nhwc = functools.partial(vjp, channels_last=True)
+    to_last = functools.partial(jnp.moveaxis, source=1, destination=-1)
+    args = (to_last(x), grid, to_last(ct))
+    assert "jaxpad_computed_once" not in str(jax.make_jaxpr(nhwc)(*args))
+    d_x, d_grid = jax.jit(nchw)(x, grid, ct)
+    want_x, want_grid = jax.jit(nhwc)(*args)
+    np.testing.assert_allclose(to_last(d_x), want_x, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(d_grid, want_grid, rtol=1e-5, atol=1e-5)

@@ -498,8 +498,8 @@ def test_every_primitive_has_a_jet_rule():
 
     from jaxpad._lowering.conv import bilinear_p, planned_conv_p
     from jaxpad._lowering.conv._guard import all_finite_p
+    from jaxpad._once import computed_once_p
     from jaxpad._sharded_pad import _marker_p
-    from jaxpad.scipy._interpolation._once import computed_once_p
     from jaxpad.scipy._interpolation._read import read_p
     from jaxpad.scipy._interpolation._static import pass_p
     from jaxpad.scipy._linear._padded_passes import padded_passes_p

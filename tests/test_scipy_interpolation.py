@@ -714,7 +714,7 @@ def test_coordinates_guard_reduces_far_coordinates_in_every_form():
     """``computed_once`` with periods: eagerly, the XLA:CPU conditional, vmap (the
     rows' axis moves past the batch), the scatter of other platforms; its tangent
     passes through, and a row without a period is left as it is."""
-    from jaxpad.scipy._interpolation import _once
+    from jaxpad import _once
 
     c = np.array([[1e30, -3e9, 2.5, np.inf], [7e9, np.nan, -(2.0**31), 1.0]], np.float32)
     periods = (10, 0)

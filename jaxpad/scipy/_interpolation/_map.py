@@ -31,8 +31,8 @@ from jax.typing import ArrayLike
 
 import jaxpad
 from jaxpad import _index_maps
+from jaxpad._once import computed_once
 from jaxpad.scipy._interpolation import _args, _modes, _spline
-from jaxpad.scipy._interpolation._once import computed_once
 from jaxpad.scipy._interpolation._read import spline_read
 
 _FN = _args.PREFIX + "map_coordinates"

@@ -1,4 +1,5 @@
-"""``computed_once``: the coordinates as one array that every later use reads.
+"""``computed_once``: an array (map_coordinates' coordinates, grid_sample's channels-last
+copies) as one buffer that every later use reads.
 
 Left to XLA, coordinates computed in the same program (``a * b + c`` from ``iota``)
 are recomputed in each fusion that reads them, contracted into an FMA by LLVM in some
