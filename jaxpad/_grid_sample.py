@@ -32,7 +32,9 @@ taps x the output (32 MiB at (8, 64, 64, 64), 8,000-10,000 page faults a call wi
 default allocator) and took 2.7-5x as long. The input's gradient (the transpose in the
 input, ``_input_gradient``) is one scatter-add per tap of the cotangent's channel rows,
 channels-last; the grid's (the transpose of ``jaxpad_grid_sample_grid_tangent``) reduces
-the cotangent against each tap's gathered cells over the channels.
+the cotangent against each tap's gathered cells over the channels. The backward of an
+NCHW input reads channels-last copies of the input and the cotangent, each moved once
+(``computed_once``).
 ``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that ``jaxpad.onnx``
 writes it as one ONNX ``GridSample`` node.
 """
