@@ -305,7 +305,8 @@ def test_affine_grid_identity_without_torch():
 def test_nchw_backward_reads_channels_last_copies(mode):
     """The backward of an NCHW input moves the input and the cotangent channels-last
     once each (``computed_once``), the grid's transpose and the input's alike; its
-    gradients are the channels-last input's, transposed."""
+    gradients are the channels-last input's, transposed. The backward's taps are
+    written once; the forward's stay fused."""
     rng = np.random.default_rng(5)
     x = jnp.asarray(rng.standard_normal((2, 3, 6, 7)), jnp.float32)
     grid = jnp.asarray(rng.uniform(-1.3, 1.3, (2, 5, 4, 2)), jnp.float32)
@@ -319,13 +320,25 @@ def test_nchw_backward_reads_channels_last_copies(mode):
 
         return jax.vjp(f, x, grid)[1](ct)
 
+    def once_shapes(f, *args):
+        eqns = jax.make_jaxpr(f)(*args).jaxpr.eqns
+        return [e.invars[0].aval for e in eqns if e.primitive.name == "jaxpad_computed_once"]
+
     nchw = functools.partial(vjp, channels_last=False)
-    names = [e.primitive.name for e in jax.make_jaxpr(nchw)(x, grid, ct).jaxpr.eqns]
-    assert names.count("jaxpad_computed_once") == 3
+    points = grid.shape[:-1]
+    moved = [a.shape for a in once_shapes(nchw, x, grid, ct) if a.shape[1:] != points]
+    # the cotangent for the input's gradient and the grid's, the input for the grid's
+    assert sorted(moved) == [(2, 5, 4, 3), (2, 5, 4, 3), (2, 6, 7, 3)]
     nhwc = functools.partial(vjp, channels_last=True)
     to_last = functools.partial(jnp.moveaxis, source=1, destination=-1)
     args = (to_last(x), grid, to_last(ct))
-    assert "jaxpad_computed_once" not in str(jax.make_jaxpr(nhwc)(*args))
+    assert all(a.shape[1:] == points for a in once_shapes(nhwc, *args))
+    # each tap's indices and weights written once for the backward (a stack of the
+    # taps along each axis), never for the forward
+    taps = once_shapes(nhwc, *args)
+    assert {a.dtype for a in taps} >= {jnp.dtype(jnp.int32), jnp.dtype(jnp.float32)}
+    forward = jax.jit(lambda x, g: jaxpad.nn.grid_sample(x, g, mode=mode, channels_last=True))
+    assert "jaxpad_computed_once" not in str(jax.make_jaxpr(forward)(args[0], grid))
     d_x, d_grid = jax.jit(nchw)(x, grid, ct)
     want_x, want_grid = jax.jit(nhwc)(*args)
     np.testing.assert_allclose(to_last(d_x), want_x, rtol=1e-5, atol=1e-5)
