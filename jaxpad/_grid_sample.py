@@ -33,8 +33,8 @@ default allocator) and took 2.7-5x as long. The input's gradient (the transpose 
 input, ``_input_gradient``) is one scatter-add per tap of the cotangent's channel rows,
 channels-last; the grid's (the transpose of ``jaxpad_grid_sample_grid_tangent``) reduces
 the cotangent against each tap's gathered cells over the channels. The backward of an
-NCHW input reads channels-last copies of the input and the cotangent, each moved once
-(``computed_once``).
+NCHW input reads channels-last copies of the input and the cotangent, each moved once,
+and the backward's taps are written once a point (``computed_once``).
 ``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that ``jaxpad.onnx``
 writes it as one ONNX ``GridSample`` node.
 """

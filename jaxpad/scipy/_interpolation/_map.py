@@ -46,7 +46,7 @@ def _split(r):
 
 def _split_rem(cc, period: int, small: bool):
     """``_split(lax.rem(cc, period))``: the remainder's whole part and fraction. With
-    ``small`` (every ``|cc|`` below ``SMALL``), from the whole part's integer
+    ``small`` (every ``|cc|`` below ``_once.SMALL``), from the whole part's integer
     floor-mod, which XLA:CPU vectorizes; else through ``lax.rem``, exact at any
     magnitude, which XLA:CPU calls ``fmodf`` for element by element (2.2 of 3.2 ms at
     a million 2-D points)."""
@@ -433,7 +433,7 @@ def _points(coords, shape, order, spec, prefilter):
         if rule == "inside":
             out_axis = (cc < 0) | (cc > n - 1)
             outside = out_axis if outside is None else outside | out_axis
-        nearest.append(frac if direct and order == 0 else None)
+        nearest.append(frac if direct else None)
         if order % 2 == 0 and not direct:  # the base tap is the nearest sample (halves up)
             up = frac >= 0.5
             base = jnp.where(up, base + 1, base)
@@ -477,9 +477,8 @@ def _read_nearest(x, points, spec, cval):
     """Order 0: each point's nearest sample read from ``x`` through the taps' index
     map, one gather, as ``jax.scipy.ndimage.map_coordinates`` reads. At a million 2-D
     points (``benchmarks/interpolation.py``'s warp, one interleaved run): 0.6-1.6 ms
-    against 0.8-2.0 ms padding the input and reading the padded array, orders 1-5's
-    form; at order 1 the two forms' forwards were within the run's noise and the
-    padded read's input VJP (rows of taps) 20-25% faster, so order 1 keeps it."""
+    against 0.8-2.0 ms padding the input and reading the padded array (orders 2-5's
+    form), its input VJP no slower (one scatter of single elements either way)."""
     indices, valid = [], None
     for n, base, span, frac in zip(x.shape, points.bases, points.spans, points.nearest):
         if frac is not None:
