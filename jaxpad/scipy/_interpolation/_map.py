@@ -313,7 +313,8 @@ def _read_padded(x, cval, bases, weights, order, spec, prefilter):
 def _read_linear(spec, spans, x, cval, bases, weights):
     """Order 1: each point's taps read from ``x`` through the taps' index map, as
     ``jax.scipy.ndimage.map_coordinates`` reads; its derivatives are the padded
-    read's (``_read_padded``), whose transpose in ``x`` scatters rows of taps. At a
+    read's (``_read_padded``, unreduced bases folded into its range first:
+    ``_folded``), whose transpose in ``x`` scatters rows of taps. At a
     million 2-D points (``benchmarks/interpolation.py``'s warp, one interleaved run):
     the forward 1.2-1.5 ms against the padded read's 1.6-2.3 (its pad is a pass of
     its own) in nearest and constant; the input VJP through JAX's transpose of the
@@ -326,12 +327,38 @@ def _read_linear_jvp(spec, spans, primals, tangents):
     x, cval, bases, weights = primals
     t_x, t_cval, _, t_weights = tangents
     value = _read_linear(spec, spans, *primals)
+    # unreduced bases (``span`` None: the periodic modes' direct read) folded into the
+    # padded read's range, a reflected one with its two taps swapped
+    bases, weights, t_weights = list(bases), list(weights), list(t_weights)
+    for axis, (n, span) in enumerate(zip(x.shape, spans)):
+        if span is None:
+            bases[axis], swap = _folded(bases[axis], n, spec.taps)
+            for w in (weights, t_weights):
+                w0, w1 = w[axis]
+                w[axis] = [jnp.where(swap, w1, w0), jnp.where(swap, w0, w1)]
     _, tangent = jax.jvp(
         lambda x, cval, weights: _read_padded(x, cval, bases, weights, 1, spec, False),
         (x, cval, weights),
         (t_x, t_cval, t_weights),
     )
     return value, tangent
+
+
+def _folded(base, n: int, taps: str):
+    """The first tap ``base`` of a pair ``base, base + 1`` on the periodic extension
+    ``taps`` of an axis of ``n``, as the first tap of the same two samples within a
+    sample of the grid, and whether their order is reversed there."""
+    if n == 1:
+        return jnp.zeros_like(base), jnp.zeros(base.shape, bool)
+    p = _index_maps.period(taps, n)
+    phase = jnp.remainder(base, p)
+    if taps == "wrap":
+        return phase, jnp.zeros(base.shape, bool)
+    # reflect: [m, m + 1] from m = n - 1 on is [p - m - 1, p - m] reversed;
+    # symmetric: from m = n on, [p - m - 2, p - m - 1] reversed
+    start = n - 1 if taps == "reflect" else n
+    swap = phase >= start
+    return jnp.where(swap, p - phase - (1 if taps == "reflect" else 2), phase), swap
 
 
 def _gathered(x, cval, bases, weights, spec, spans):
@@ -397,16 +424,21 @@ def _integer_reduction(order: int, period: int) -> bool:
     near (one pass reading them; a copy where they are a parameter of the program).
     XLA:CPU's ``lax.rem`` by a power of two is as cheap as integer arithmetic, and by
     any other period calls ``fmodf`` (a million points: 0.19 ms by 1024 and 2048,
-    1.6-3.0 ms by 1023, 2000 and 2046). Order 0 always reads unreduced (``direct``).
-    Measured, a million 2-D points, the forward against the remainder's: order 1
-    0.91-0.94 in mirror and wrap, 1.18-1.44 in reflect and grid-wrap (periods 2048,
-    1024); order 3 0.94-0.99 and 1.13-1.16; order 0 0.40-0.72 but grid-wrap 1.10."""
+    1.6-3.0 ms by 1023, 2000 and 2046). Order 0 reads unreduced coordinates through
+    the integers always (``_points``' ``direct``). Measured, a million 2-D points,
+    the forward through the integers against the remainder's, before orders 0-1
+    read unreduced coordinates in the periodic modes: order 1 0.91-0.94 in mirror
+    and wrap, 1.18-1.44 in reflect and grid-wrap (periods 2048, 1024); order 3
+    0.94-0.99 and 1.13-1.16; order 0 0.40-0.72 but grid-wrap 1.10."""
     return period > 0 and (order == 0 or period & (period - 1) != 0)
 
 
 def _points(coords, shape, order, spec, prefilter):
     """The taps and weights of ``coords`` (see ``_Points``)."""
     rule = spec.coordinate
+    # the orders read from the input itself (``_read_points``); the padded read needs
+    # reduced coordinates
+    reads_input = 1 if isinstance(coords, jax.core.Tracer) else 0
     small = [_integer_reduction(order, period(n, rule)) for n in shape]
     # far coordinates come back within a period where the reduction is in integers
     coords = computed_once(coords, tuple(period(n, rule) * s for n, s in zip(shape, small)))
@@ -418,10 +450,18 @@ def _points(coords, shape, order, spec, prefilter):
         # points: 3.0 against 1.2 ms; order 3: 14.9 against 8.5 ms)
         row = coords[axis]
         cc = jnp.where(jnp.isfinite(row), row, 0.0)
-        direct = small[axis] and order == 0 and spec.taps == _modes.PERIODIC_TAPS.get(rule)
+        direct = order <= reads_input and spec.taps == _modes.PERIODIC_TAPS.get(rule)
         if direct:
-            # The taps' own period is the reduction's: order 0 needs no reduction
-            # of the coordinate but the side it rounds a half to (``_read_nearest``).
+            # The taps' own period is the reduction's: the linear spline of the
+            # periodic extension needs no reduction of the coordinate, order 0 only
+            # the side it rounds a half to (``_read_nearest``). Its whole part must
+            # fit int32: the guard brought it near, or a remainder by a power of two
+            # (as cheap) does. A million 2-D points, order 1, against the reduction
+            # (two interleaved runs): the forward 0.7-0.9x its time in mirror,
+            # reflect and grid-wrap, the coordinate gradient 0.47-0.83x (its
+            # branches' derivatives were the cost: reflect 20 against 10 ms).
+            if not small[axis]:
+                cc = lax.rem(cc, jnp.asarray(period(n, rule), cc.dtype))
             base, frac = _split(cc)
             span = None
         else:
@@ -433,7 +473,7 @@ def _points(coords, shape, order, spec, prefilter):
         if rule == "inside":
             out_axis = (cc < 0) | (cc > n - 1)
             outside = out_axis if outside is None else outside | out_axis
-        nearest.append(frac if direct else None)
+        nearest.append(frac if direct and order == 0 else None)
         if order % 2 == 0 and not direct:  # the base tap is the nearest sample (halves up)
             up = frac >= 0.5
             base = jnp.where(up, base + 1, base)
