@@ -782,22 +782,16 @@ def main():
         )
     clock = "CPU seconds" if args.cpu_time else "wall clock"
     print(machine(), "|", allocator(), "malloc |", clock, "|", load())
-    if args.phases:
-        _phase_rows(args.rounds)
-        print(load())
-        return
-    if args.stems:
-        _stem_rows(args.rounds)
-        print(load())
-        return
-    if args.framed:
-        _framed_rows(args.rounds)
-        print(load())
-        return
-    if args.guard:
-        _guard_rows(args.rounds)
-        print(load())
-        return
+    for flag, rows in (
+        (args.phases, _phase_rows),
+        (args.stems, _stem_rows),
+        (args.framed, _framed_rows),
+        (args.guard, _guard_rows),
+    ):
+        if flag:
+            rows(args.rounds)
+            print(load())
+            return
     if args.layers or args.step or args.blocks or args.transpose:
         if args.transpose:
             _transpose_and_pools(args.rounds)

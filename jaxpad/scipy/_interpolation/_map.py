@@ -424,8 +424,9 @@ def _integer_reduction(order: int, period: int) -> bool:
     near (one pass reading them; a copy where they are a parameter of the program).
     XLA:CPU's ``lax.rem`` by a power of two is as cheap as integer arithmetic, and by
     any other period calls ``fmodf`` (a million points: 0.19 ms by 1024 and 2048,
-    1.6-3.0 ms by 1023, 2000 and 2046). Order 0 reads unreduced coordinates through
-    the integers always (``_points``' ``direct``). Measured, a million 2-D points,
+    1.6-3.0 ms by 1023, 2000 and 2046). Order 0 takes the integers always (its
+    traced coordinates in the periodic modes unreduced: ``_points``' ``direct``).
+    Measured, a million 2-D points,
     the forward through the integers against the remainder's, before orders 0-1
     read unreduced coordinates in the periodic modes: order 1 0.91-0.94 in mirror
     and wrap, 1.18-1.44 in reflect and grid-wrap (periods 2048, 1024); order 3
