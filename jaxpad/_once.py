@@ -1,5 +1,6 @@
-"""``computed_once``: an array (map_coordinates' coordinates, grid_sample's channels-last
-copies) as one buffer that every later use reads.
+"""``computed_once``: an array (map_coordinates' coordinates and prefiltered
+coefficients, grid_sample's channels-last copies) as one buffer that every later use
+reads.
 
 Left to XLA, coordinates computed in the same program (``a * b + c`` from ``iota``)
 are recomputed in each fusion that reads them, contracted into an FMA by LLVM in some

@@ -282,7 +282,15 @@ def _read_points(x, coords, order, spec, cval, prefilter):
         spans = tuple(points.spans)
         value = _read_linear(spec, spans, x, cval, tuple(points.bases), tuple(points.weights))
     else:
-        value = _read_padded(x, cval, points.bases, points.weights, order, spec, prefilter)
+        # Traced coordinates hand the read their fractions, whose weights it computes
+        # where it reads them: the input VJP then scatters in chunks with the weights
+        # computed in cache (``_read``); given as weights, XLA:CPU wrote them out for
+        # it, recomputing each point's reduction per tap (40 against 25 ms at a
+        # million 2-D points, order 3).
+        fracs = points.fracs if isinstance(points.fracs[0], jax.core.Tracer) else None
+        value = _read_padded(
+            x, cval, points.bases, points.weights, order, spec, prefilter, fracs=fracs
+        )
     return masked(value, points, spec, cval)
 
 
@@ -300,12 +308,21 @@ def masked(value, points, spec, cval):
     return value
 
 
-def _read_padded(x, cval, bases, weights, order, spec, prefilter):
+def _read_padded(x, cval, bases, weights, order, spec, prefilter, fracs=None):
     """The input (prefiltered) padded in the taps' mode, each point's window read
-    from it (``jaxpad_spline_read``)."""
+    from it (``jaxpad_spline_read``), weighted by ``weights`` or by the spline at
+    ``fracs``."""
     margin = _margin(order, spec.coordinate)
     coef, prepad = _coefficients(x, order, spec, cval, prefilter, margin)
+    if order > 1:
+        # Left to XLA, the last axis's prefilter pass was fused into the read at
+        # order 2, each of its 9 taps recomputing the pass (a million 2-D points,
+        # mirror, two interleaved runs: 27 against 5.5 ms; order 3 9.9 against 6.6,
+        # order 5 16-18 against 13; rotate at order 2 28 against 4-6 ms).
+        coef = computed_once(coef)
     starts = [base - order // 2 + prepad + margin for base in bases]
+    if fracs is not None:
+        return spline_read(coef, starts, fracs=fracs, order=order)
     return spline_read(coef, starts, weights)
 
 
@@ -403,6 +420,8 @@ class _Points(NamedTuple):
 
     bases: list
     weights: list
+    # per axis, the fraction the weights are the spline's at
+    fracs: list
     # per axis, the bounds (lo, hi) of the bases, or None where they are any int32
     spans: list
     # per axis, order 0 read unreduced (``_read_nearest``): the fraction past the base
@@ -443,7 +462,7 @@ def _points(coords, shape, order, spec, prefilter):
     small = [_integer_reduction(order, period(n, rule)) for n in shape]
     # far coordinates come back within a period where the reduction is in integers
     coords = computed_once(coords, tuple(period(n, rule) * s for n, s in zip(shape, small)))
-    bases, weights, spans, nearest = [], [], [], []
+    bases, weights, fracs, spans, nearest = [], [], [], [], []
     outside = nan = inf = None
     for axis, n in enumerate(shape):
         # finite, a row at a time: one select of the whole (ndim, points) array,
@@ -483,10 +502,11 @@ def _points(coords, shape, order, spec, prefilter):
         bases.append(base)
         spans.append(span)
         weights.append(_spline.weights(frac, order))
+        fracs.append(frac)
         nan_axis, inf_axis = jnp.isnan(row), jnp.isinf(row)
         nan = nan_axis if nan is None else nan | nan_axis
         inf = inf_axis if inf is None else inf | inf_axis
-    return _Points(bases, weights, spans, nearest, outside, nan, inf)
+    return _Points(bases, weights, fracs, spans, nearest, outside, nan, inf)
 
 
 def _prepad(order, spec, prefilter):
