@@ -42,6 +42,7 @@ writes it as one ONNX ``GridSample`` node.
 from __future__ import annotations
 
 import itertools
+import math
 from functools import partial
 from typing import Any
 
@@ -54,6 +55,7 @@ from jax.interpreters import ad, batching, mlir, xla
 from jax.typing import ArrayLike
 
 from jaxpad import _checks
+from jaxpad._chunks import over_chunks
 from jaxpad._once import computed_once
 
 MODES = ("bilinear", "nearest", "bicubic")
@@ -61,6 +63,12 @@ PADDING_MODES = ("zeros", "border", "reflection")
 
 # torch's cubic convolution constant (aten's UpSample.h, GridSamplerKernel.cpp).
 _A = -0.75
+
+# The backward's chunk of points (``over_chunks``): a tap's rows of a chunk in bytes.
+# (8, 64, 64, 64), bilinear reflection, forward and backward (benchmarks/grid_sample.py's
+# affine grid, two interleaved runs in one process): one pass 20-26 ms, chunks of
+# 1024 points (256 KiB) 12 ms, 2048 (512 KiB) 8-12 ms, 4096 11 ms.
+_CHUNK_BYTES = 2**19
 
 _GS = "jaxpad.nn.grid_sample"
 _AG = "jaxpad.nn.affine_grid"
@@ -268,35 +276,62 @@ def _jvp(primals, tangents, **params):
     return out, tangent
 
 
+def _chunk_points(channels: int, dtype) -> int:
+    """Points a chunk of the backward (``over_chunks``): a tap's rows of a chunk,
+    ``_CHUNK_BYTES``."""
+    return max(1, _CHUNK_BYTES // (channels * np.dtype(dtype).itemsize))
+
+
+def _flat_taps(grid, spatial, mode, padding_mode, align_corners):
+    """Every tap as ``(index, valid, weight)`` of the points flattened: the index
+    ``(points, 1 + d)`` (the batch's first), the others ``(points,)`` or None."""
+    points = math.prod(grid.shape[:-1])
+    batch = lax.broadcasted_iota(jnp.int32, grid.shape[:-1], 0)
+    flat = []
+    taps = _taps(grid, spatial, mode, padding_mode, align_corners, once=True)
+    for indices, valid, weight in taps:
+        index = jnp.stack([batch, *indices], axis=-1).reshape(points, -1)
+        flat.append(
+            (
+                index,
+                None if valid is None else valid.reshape(points),
+                None if weight is None else weight.reshape(points),
+            )
+        )
+    return flat
+
+
 def _input_gradient(ct, grid, shape, dtype, *, mode, padding_mode, align_corners, channels_last):
     """The transpose in the input: per tap one scatter-add of the cotangent's rows (all
     channels, contiguous: the cotangent is moved channels-last first) into the input's
-    cells."""
+    cells, a chunk of points at a time on XLA:CPU (``over_chunks``)."""
     d = len(shape) - 2
     # an NCHW cotangent moved channels-last once (``computed_once``): left to XLA,
     # the transpose was fused into each tap's updates, 4 strided reads of it
     ct = ct if channels_last else computed_once(jnp.moveaxis(ct, 1, -1))  # (N, *out, C)
     shape_cl = tuple(shape) if channels_last else (shape[0], *shape[2:], shape[1])
-    spatial = shape_cl[1:-1]
-    c_axis = ct.ndim - 1
+    channels = shape_cl[-1]
     dnums = lax.ScatterDimensionNumbers(
-        update_window_dims=(c_axis,),
+        update_window_dims=(1,),
         inserted_window_dims=tuple(range(d + 1)),
         scatter_dims_to_operand_dims=tuple(range(d + 1)),
     )
-    batch = lax.broadcasted_iota(jnp.int32, grid.shape[:-1], 0)
-    result = jnp.zeros(shape_cl, dtype)
-    taps = _taps(grid, spatial, mode, padding_mode, align_corners, once=True)
-    for indices, valid, weight in taps:
-        update = ct
-        if weight is not None:
-            update = update * weight.astype(dtype)[..., None]
-        if valid is not None:
-            update = jnp.where(valid[..., None], update, 0)
-        index = jnp.stack([batch, *indices], axis=-1)
-        result = lax.scatter_add(
-            result, index, update, dnums, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
-        )
+    taps = _flat_taps(grid, shape_cl[1:-1], mode, padding_mode, align_corners)
+
+    def step(result, start, ct, *tap_arrays):
+        for index, valid, weight in zip(*[iter(tap_arrays)] * 3):
+            update = ct
+            if weight is not None:
+                update = update * weight.astype(dtype)[:, None]
+            if valid is not None:
+                update = jnp.where(valid[:, None], update, 0)
+            result = lax.scatter_add(
+                result, index, update, dnums, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+            )
+        return result
+
+    arrays = [ct.reshape(-1, channels), *itertools.chain.from_iterable(taps)]
+    result = over_chunks(step, jnp.zeros(shape_cl, dtype), arrays, _chunk_points(channels, dtype))
     return result if channels_last else jnp.moveaxis(result, -1, 1)
 
 
@@ -415,6 +450,38 @@ def _grid_tangent_jvp(primals, tangents, **params):
     return jax.jvp(partial(_grid_tangent_impl, **params), primals, tuple(tangents))
 
 
+def _channel_sums(x, ct, grid, *, mode, padding_mode, align_corners, channels_last):
+    """Per tap, the cotangent (channels-last) times the tap's cells, summed over the
+    channels, at every output point: a chunk of points at a time on XLA:CPU
+    (``over_chunks``)."""
+    d = x.ndim - 2
+    channels = x.shape[-1]
+    points = math.prod(grid.shape[:-1])
+    taps = _flat_taps(grid, x.shape[1:-1], mode, padding_mode, align_corners)
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=(1,),
+        collapsed_slice_dims=tuple(range(d + 1)),
+        start_index_map=tuple(range(d + 1)),
+    )
+    slice_sizes = (1,) * (d + 1) + (channels,)
+
+    def step(sums, start, ct, *tap_arrays):
+        chunk = []
+        for index, valid, _ in zip(*[iter(tap_arrays)] * 3):
+            cells = lax.gather(
+                x, index, dnums, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
+            )
+            if valid is not None:  # a tap off the input reads 0, not 0 * its cell
+                cells = jnp.where(valid[:, None], cells, 0)
+            chunk.append(jnp.sum(ct * cells, axis=1, dtype=grid.dtype))
+        return lax.dynamic_update_slice_in_dim(sums, jnp.stack(chunk, axis=1), start, axis=0)
+
+    arrays = [ct.reshape(-1, channels), *itertools.chain.from_iterable(taps)]
+    init = jnp.zeros((points, len(taps)), grid.dtype)
+    sums = over_chunks(step, init, arrays, _chunk_points(channels, x.dtype))
+    return [sums[:, k].reshape(grid.shape[:-1]) for k in range(len(taps))]
+
+
 def _grid_tangent_transpose(ct, d_grid, x, grid, **params):
     if ad.is_undefined_primal(x) or ad.is_undefined_primal(grid):
         raise ValueError("jaxpad_grid_sample_grid_tangent: linear in the grid's tangent only.")
@@ -432,10 +499,7 @@ def _grid_tangent_transpose(ct, d_grid, x, grid, **params):
         x = computed_once(jnp.moveaxis(x, 1, -1))
         ct = computed_once(jnp.moveaxis(ct, 1, -1))
         params = {**params, "channels_last": True}
-    c_axis = x.ndim - 1 if params["channels_last"] else 1
-    sums = [
-        jnp.sum(ct * value, axis=c_axis, dtype=grid.dtype) for value in _cells(x, grid, **params)
-    ]
+    sums = _channel_sums(x, ct, grid, **params)
     weights = partial(
         _tap_weights,
         spatial=_spatial(x, params["channels_last"]),

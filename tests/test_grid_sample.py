@@ -343,3 +343,47 @@ def test_nchw_backward_reads_channels_last_copies(mode):
     want_x, want_grid = jax.jit(nhwc)(*args)
     np.testing.assert_allclose(to_last(d_x), want_x, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(d_grid, want_grid, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "d, mode, padding, channels_last",
+    [
+        (2, "bilinear", "zeros", False),
+        (2, "bicubic", "reflection", True),
+        (3, "bilinear", "border", False),
+    ],
+)
+def test_backward_over_chunks_of_points(monkeypatch, d, mode, padding, channels_last):
+    """On XLA:CPU the backward runs over chunks of points (a loop; a shorter chunk
+    last): its gradients are the one pass's, and torch's where torch is installed."""
+    from jaxpad import _grid_sample
+
+    x, grid = _data(d, seed=4, scale=2.0)  # 48 or 24 points, 3 channels
+    ct = np.random.default_rng(6).standard_normal((2, 3, *grid.shape[1:-1])).astype(np.float32)
+    to_last = functools.partial(np.moveaxis, source=1, destination=-1)
+    xs, cts = (to_last(x), to_last(ct)) if channels_last else (x, ct)
+
+    def gradients():
+        def f(a, g):
+            return jaxpad.nn.grid_sample(a, g, mode, padding, channels_last=channels_last)
+
+        backward = jax.jit(lambda a, g, t: jax.vjp(f, a, g)[1](t))
+        return backward.lower(xs, grid, cts).as_text(), backward(xs, grid, cts)
+
+    text, one_pass = gradients()
+    assert "stablehlo.while" not in text
+    monkeypatch.setattr(_grid_sample, "_CHUNK_BYTES", 5 * 3 * 4)  # 5 points a chunk
+    text, chunked = gradients()
+    assert text.count("stablehlo.while") == 2  # the input's gradient and the grid's
+    for got, want in zip(chunked, one_pass):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    try:
+        import torch
+    except ImportError:
+        return
+    tx = torch.tensor(x, requires_grad=True)
+    tg = torch.tensor(grid, requires_grad=True)
+    torch.nn.functional.grid_sample(tx, tg, mode, padding, False).backward(torch.tensor(ct))
+    gx = to_last(tx.grad.numpy()) if channels_last else tx.grad.numpy()
+    np.testing.assert_allclose(chunked[0], gx, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(chunked[1], tg.grad.numpy(), rtol=1e-4, atol=1e-4)

@@ -43,6 +43,7 @@ from jax.experimental import jet
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
+from jaxpad._chunks import over_chunks
 from jaxpad._compat import JET_RULE_SERIES_ARE_DERIVATIVES
 from jaxpad.scipy._interpolation import _spline
 
@@ -232,38 +233,15 @@ def _scattered_rows(out, ct, index, operands, orders, derivatives):
     return out
 
 
-def _points_slice(x, start, size):
-    """Points ``start`` to ``start + size`` of an operand (points on its last axis)."""
-    return lax.dynamic_slice_in_dim(x, start, size, axis=x.ndim - 1)
-
-
 def _scattered(shape, ct, index, operands, orders, derivatives):
     """The transpose in ``coef`` (of ``shape``): in one pass, or on XLA:CPU in chunks
     of points (``_SCATTER_CHUNK``)."""
-    rows = functools.partial(_scattered_rows, orders=orders, derivatives=derivatives)
 
-    def one_pass(ct, index, *operands):
-        return rows(jnp.zeros(shape, ct.dtype), ct, index, operands)
+    def step(out, start, ct, index, *operands):
+        return _scattered_rows(out, ct, index, operands, orders, derivatives)
 
-    def chunked(ct, index, *operands):
-        points = ct.shape[0]
-        full = points // _SCATTER_CHUNK
-
-        def chunk(i, out):
-            start = i * _SCATTER_CHUNK
-            parts = [_points_slice(x, start, _SCATTER_CHUNK) for x in (ct, index, *operands)]
-            return rows(out, parts[0], parts[1], parts[2:])
-
-        out = lax.fori_loop(0, full, chunk, jnp.zeros(shape, ct.dtype))
-        done = full * _SCATTER_CHUNK
-        if done < points:
-            tail = [x[..., done:] for x in (ct, index, *operands)]
-            out = rows(out, tail[0], tail[1], tail[2:])
-        return out
-
-    if ct.shape[0] < 2 * _SCATTER_CHUNK:
-        return one_pass(ct, index, *operands)
-    return lax.platform_dependent(ct, index, *operands, cpu=chunked, default=one_pass)
+    init = jnp.zeros(shape, ct.dtype)
+    return over_chunks(step, init, [ct, index, *operands], _SCATTER_CHUNK, axis=-1)
 
 
 def _transpose(ct, coef, index, *operands, orders, derivatives):
