@@ -20,19 +20,21 @@ from typing import Any
 
 from jax import lax
 
+from jaxpad._checks import is_static
+
 
 def over_chunks(
     step: Callable[..., Any],
     init: Any,
     arrays: Sequence[Any],
-    size: int,
+    size: int | None,
     axis: int = 0,
 ) -> Any:
     """``step(carry, start, *parts)`` over consecutive chunks of ``size`` points of
     ``arrays`` (the points on ``axis`` of each; None entries stay None), a shorter
     chunk last; returns the carry. ``start``: the chunk's first point. On XLA:CPU
-    only, and where there are at least two chunks; else one ``step(init, 0,
-    *arrays)``."""
+    only, and where there are at least two full chunks of a static number of points;
+    else (and where ``size`` is None) one ``step(init, 0, *arrays)``."""
     present = [i for i, a in enumerate(arrays) if a is not None]
     points = arrays[present[0]].shape[axis]
 
@@ -61,6 +63,6 @@ def over_chunks(
         return carry
 
     values = [arrays[i] for i in present]
-    if points < 2 * size:
+    if size is None or not is_static(points) or points < 2 * size:
         return one_pass(init, *values)
     return lax.platform_dependent(init, *values, cpu=chunked, default=one_pass)

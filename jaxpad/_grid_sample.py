@@ -34,7 +34,9 @@ input, ``_input_gradient``) is one scatter-add per tap of the cotangent's channe
 channels-last; the grid's (the transpose of ``jaxpad_grid_sample_grid_tangent``) reduces
 the cotangent against each tap's gathered cells over the channels. The backward of an
 NCHW input reads channels-last copies of the input and the cotangent, each moved once,
-and the backward's taps are written once a point (``computed_once``).
+and the backward's taps are written once a point (``computed_once``). On XLA:CPU both
+gradients go over the points a chunk at a time (``over_chunks``), so that each tap's
+scaled rows and gathered cells of a chunk are written and read in cache.
 ``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that ``jaxpad.onnx``
 writes it as one ONNX ``GridSample`` node.
 """
@@ -276,9 +278,11 @@ def _jvp(primals, tangents, **params):
     return out, tangent
 
 
-def _chunk_points(channels: int, dtype) -> int:
+def _chunk_points(channels, dtype) -> int | None:
     """Points a chunk of the backward (``over_chunks``): a tap's rows of a chunk,
-    ``_CHUNK_BYTES``."""
+    ``_CHUNK_BYTES``; None (one pass) for no channels or a symbolic number of them."""
+    if not _checks.is_static(channels) or channels == 0:
+        return None
     return max(1, _CHUNK_BYTES // (channels * np.dtype(dtype).itemsize))
 
 
@@ -330,7 +334,7 @@ def _input_gradient(ct, grid, shape, dtype, *, mode, padding_mode, align_corners
             )
         return result
 
-    arrays = [ct.reshape(-1, channels), *itertools.chain.from_iterable(taps)]
+    arrays = [ct.reshape(math.prod(ct.shape[:-1]), channels), *itertools.chain.from_iterable(taps)]
     result = over_chunks(step, jnp.zeros(shape_cl, dtype), arrays, _chunk_points(channels, dtype))
     return result if channels_last else jnp.moveaxis(result, -1, 1)
 
@@ -450,9 +454,9 @@ def _grid_tangent_jvp(primals, tangents, **params):
     return jax.jvp(partial(_grid_tangent_impl, **params), primals, tuple(tangents))
 
 
-def _channel_sums(x, ct, grid, *, mode, padding_mode, align_corners, channels_last):
-    """Per tap, the cotangent (channels-last) times the tap's cells, summed over the
-    channels, at every output point: a chunk of points at a time on XLA:CPU
+def _channel_sums(x, ct, grid, *, mode, padding_mode, align_corners):
+    """Per tap, the cotangent times the tap's cells (both channels-last), summed over
+    the channels, at every output point: a chunk of points at a time on XLA:CPU
     (``over_chunks``)."""
     d = x.ndim - 2
     channels = x.shape[-1]
@@ -467,7 +471,7 @@ def _channel_sums(x, ct, grid, *, mode, padding_mode, align_corners, channels_la
 
     def step(sums, start, ct, *tap_arrays):
         chunk = []
-        for index, valid, _ in zip(*[iter(tap_arrays)] * 3):
+        for index, valid in zip(*[iter(tap_arrays)] * 2):
             cells = lax.gather(
                 x, index, dnums, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
             )
@@ -476,7 +480,9 @@ def _channel_sums(x, ct, grid, *, mode, padding_mode, align_corners, channels_la
             chunk.append(jnp.sum(ct * cells, axis=1, dtype=grid.dtype))
         return lax.dynamic_update_slice_in_dim(sums, jnp.stack(chunk, axis=1), start, axis=0)
 
-    arrays = [ct.reshape(-1, channels), *itertools.chain.from_iterable(taps)]
+    arrays = [ct.reshape(math.prod(ct.shape[:-1]), channels)]
+    for index, valid, _ in taps:  # the weights are the pullback's
+        arrays += [index, valid]
     init = jnp.zeros((points, len(taps)), grid.dtype)
     sums = over_chunks(step, init, arrays, _chunk_points(channels, x.dtype))
     return [sums[:, k].reshape(grid.shape[:-1]) for k in range(len(taps))]
@@ -499,7 +505,9 @@ def _grid_tangent_transpose(ct, d_grid, x, grid, **params):
         x = computed_once(jnp.moveaxis(x, 1, -1))
         ct = computed_once(jnp.moveaxis(ct, 1, -1))
         params = {**params, "channels_last": True}
-    sums = _channel_sums(x, ct, grid, **params)
+    sums = _channel_sums(
+        x, ct, grid, **{k: params[k] for k in ("mode", "padding_mode", "align_corners")}
+    )
     weights = partial(
         _tap_weights,
         spatial=_spatial(x, params["channels_last"]),

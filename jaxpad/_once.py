@@ -60,14 +60,16 @@ computed_once_p = Primitive("jaxpad_computed_once")
 SMALL = 2.0**30
 
 
-def computed_once(coords, periods: tuple[int, ...] = ()):
+def computed_once(coords, periods: tuple[int, ...] = (), off_cpu: bool = True):
     """``coords`` (rows on axis 0), computed once however many fusions read it; with
-    ``periods``, each row's far coordinates brought within a period of 0."""
+    ``periods``, each row's far coordinates brought within a period of 0. Without
+    ``off_cpu``, platforms other than XLA:CPU read ``coords`` as they come (no
+    scatter: for arrays whose recomputation only costs time, measured on CPU)."""
     if periods:
         periods = tuple(max(int(p), 0) for p in periods)
         if not any(periods):
             periods = ()
-    return computed_once_p.bind(coords, periods=periods, axis=0)
+    return computed_once_p.bind(coords, periods=periods, axis=0, off_cpu=off_cpu)
 
 
 def _periods(coords, periods, axis):
@@ -97,11 +99,11 @@ def _maybe_far(coords, periods, axis):
     return ~(jnp.max(jnp.abs(coords)) < SMALL)
 
 
-def _value(coords, *, periods, axis):
+def _value(coords, *, periods, axis, off_cpu=True):
     return _reduced(coords, periods, axis) if periods else coords
 
 
-def _conditional(coords, *, periods, axis):
+def _conditional(coords, *, periods, axis, off_cpu):
     if coords.size == 0:
         return coords
     if not periods:
@@ -115,9 +117,9 @@ def _conditional(coords, *, periods, axis):
     )
 
 
-def _scatter(coords, *, periods, axis):
+def _scatter(coords, *, periods, axis, off_cpu):
     coords = _value(coords, periods=periods, axis=axis)
-    if not is_static(coords.size) or coords.size >= 2**31:
+    if not off_cpu or not is_static(coords.size) or coords.size >= 2**31:
         return coords
     flat = coords.reshape(-1)
     points = jnp.arange(flat.size)
@@ -127,14 +129,14 @@ def _scatter(coords, *, periods, axis):
     return written.reshape(coords.shape)
 
 
-def _jvp(primals, tangents, *, periods, axis):
+def _jvp(primals, tangents, **params):
     (coords,), (tangent,) = primals, tangents
-    return computed_once_p.bind(coords, periods=periods, axis=axis), tangent
+    return computed_once_p.bind(coords, **params), tangent
 
 
-def _batch(args, dims, *, periods, axis):
+def _batch(args, dims, *, axis, **params):
     (coords,), (dim,) = args, dims
-    return computed_once_p.bind(coords, periods=periods, axis=axis + (dim <= axis)), dim
+    return computed_once_p.bind(coords, axis=axis + (dim <= axis), **params), dim
 
 
 def _taylor(primals_in, series_in, **params):

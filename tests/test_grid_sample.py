@@ -387,3 +387,28 @@ def test_backward_over_chunks_of_points(monkeypatch, d, mode, padding, channels_
     gx = to_last(tx.grad.numpy()) if channels_last else tx.grad.numpy()
     np.testing.assert_allclose(chunked[0], gx, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(chunked[1], tg.grad.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_backward_of_no_channels_and_of_a_symbolic_batch():
+    # No channels: zero-size gradients (no chunk of points to size by the channels).
+    x, grid = _data(2, c=0)
+
+    def f(a, g):
+        return jaxpad.nn.grid_sample(a, g, "bilinear", "border")
+
+    ct = np.zeros((2, 0, *grid.shape[1:-1]), np.float32)
+    gx, gg = jax.jit(lambda a, g, t: jax.vjp(f, a, g)[1](t))(x, grid, ct)
+    assert gx.shape == x.shape
+    np.testing.assert_array_equal(gg, np.zeros_like(grid))
+    # A symbolic batch exports, the backward in one pass (its chunks need a static
+    # number of points).
+    (b,) = jax.export.symbolic_shape("b")
+    x, grid = _data(2)
+    args = [
+        jax.ShapeDtypeStruct((b, *x.shape[1:]), jnp.float32),
+        jax.ShapeDtypeStruct((b, *grid.shape[1:]), jnp.float32),
+        jax.ShapeDtypeStruct((b, x.shape[1], *grid.shape[1:-1]), jnp.float32),
+    ]
+    backward = jax.jit(lambda a, g, t: jax.vjp(f, a, g)[1](t))
+    for platform in ("cpu", "cuda"):
+        jax.export.export(backward, platforms=(platform,))(*args)

@@ -285,8 +285,8 @@ def _read_points(x, coords, order, spec, cval, prefilter):
         # Traced coordinates hand the read their fractions, whose weights it computes
         # where it reads them: the input VJP then scatters in chunks with the weights
         # computed in cache (``_read``); given as weights, XLA:CPU wrote them out for
-        # it, recomputing each point's reduction per tap (40 against 25 ms at a
-        # million 2-D points, order 3).
+        # it, recomputing each point's reduction once a tap (a million 2-D points,
+        # order 3, both over chunks of 16384 points: 34-37 against 25-26 ms).
         fracs = points.fracs if isinstance(points.fracs[0], jax.core.Tracer) else None
         value = _read_padded(
             x, cval, points.bases, points.weights, order, spec, prefilter, fracs=fracs
@@ -318,8 +318,9 @@ def _read_padded(x, cval, bases, weights, order, spec, prefilter, fracs=None):
         # Left to XLA, the last axis's prefilter pass was fused into the read at
         # order 2, each of its 9 taps recomputing the pass (a million 2-D points,
         # mirror, two interleaved runs: 27 against 5.5 ms; order 3 9.9 against 6.6,
-        # order 5 16-18 against 13; rotate at order 2 28 against 4-6 ms).
-        coef = computed_once(coef)
+        # order 5 16-18 against 13; rotate at order 2 28 against 4-6 ms). Measured
+        # on XLA:CPU only: elsewhere the coefficients are read as they come.
+        coef = computed_once(coef, off_cpu=False)
     starts = [base - order // 2 + prepad + margin for base in bases]
     if fracs is not None:
         return spline_read(coef, starts, fracs=fracs, order=order)

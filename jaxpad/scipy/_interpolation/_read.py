@@ -53,8 +53,8 @@ read_p = Primitive("jaxpad_spline_read")
 # points, order 3 (benchmarks/interpolation.py's warp, three interleaved runs in one
 # process): the input VJP 40 ms in one pass, 26-29 ms in chunks of 8192 points,
 # 25-26 of 16384, 24-25 of 32768 and of 65536. Two loops over half the chunks each,
-# into two arrays (XLA:CPU could run them side by side): no faster (13-28 against
-# 13-24 ms, one run).
+# into two arrays (XLA:CPU could run them side by side): no faster (mirror 25-28
+# against 21-24 ms, two runs).
 _SCATTER_CHUNK = 32768
 
 
@@ -62,6 +62,8 @@ def spline_read(coef, starts, axis_weights=None, fracs=None, order=None):
     """Each point's window of ``coef`` from ``starts`` (one int32 array of points per
     axis), weighted by ``axis_weights`` (per axis, one array of points per tap) or by
     the B-spline of ``order`` at ``fracs`` (per axis, the points' fractions)."""
+    if (axis_weights is None) == (fracs is None) or (fracs is not None) != (order is not None):
+        raise ValueError("spline_read: the weights, or the fractions and their order.")
     index = jnp.stack(starts)
     ndim = len(starts)
     if fracs is None:
@@ -306,12 +308,7 @@ def _taylor(primals_in, series_in, **params):
     coefficients, the weights and the fractions alike)."""
     coef, index, *operands = primals_in
     differentiable = [coef, *operands]
-    series = [series_in[0], *series_in[2:]]
-    depth = next(len(s) for s in series if s is not jet.zero_series)
-    series = [
-        [jnp.zeros_like(x)] * depth if s is jet.zero_series else s
-        for x, s in zip(differentiable, series)
-    ]
+    series = [series_in[0], *series_in[2:]]  # jet gives zeros for those it has none of
 
     def plain(coef, *operands):
         return _impl(coef, index, *operands, **params)
