@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 import numpy as np
-from jax import dtypes, lax
+from jax import lax
 from jax.experimental import jet
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
@@ -86,11 +86,6 @@ def _reduced(coords, periods, axis):
     rem = lax.rem(coords, jnp.where(period > 0, period, 1).astype(coords.dtype))
     wrapped = jnp.where((coords < 0) & (rem == 0), -period, rem)
     return jnp.where(far, wrapped, coords)
-
-
-def reduced(coords, periods: tuple[int, ...]):
-    """``coords`` (rows on axis 0) with the guard's reduction of far coordinates."""
-    return _reduced(coords, periods, 0)
 
 
 def _maybe_far(coords, periods, axis):
@@ -147,43 +142,6 @@ def _batch(args, dims, *, axis, **params):
 def _taylor(primals_in, series_in, **params):
     (coords,), (series,) = primals_in, series_in
     return computed_once_p.bind(coords, **params), series
-
-
-# ``maybe_far``: the predicate of a conditional on the coordinates, one for a batch.
-
-maybe_far_p = Primitive("jaxpad_maybe_far")
-
-
-def maybe_far(coords, periods: tuple[int, ...]):
-    """Whether ``coords`` (rows on axis 0) may hold a coordinate the guard would
-    reduce (``_maybe_far``; without ``periods``, whether the first is ``nan``, a
-    predicate XLA cannot fold): a scalar, under ``vmap`` that of the whole batch, so
-    that a conditional on it stays a conditional (``jax.vmap`` of ``lax.cond`` on a
-    batched predicate runs both branches)."""
-    return maybe_far_p.bind(coords, periods=tuple(int(p) for p in periods), axis=0)
-
-
-def _maybe_far_value(coords, *, periods, axis):
-    if coords.size == 0:
-        return jnp.zeros((), bool)
-    if not any(periods):
-        return jnp.isnan(coords.reshape(-1)[0])
-    return _maybe_far(coords, periods, axis)
-
-
-def _maybe_far_batch(args, dims, *, periods, axis):
-    (coords,), (dim,) = args, dims
-    return maybe_far_p.bind(coords, periods=periods, axis=axis + (dim <= axis)), None
-
-
-maybe_far_p.def_impl(_maybe_far_value)
-maybe_far_p.def_abstract_eval(lambda coords, **_: coords.update(shape=(), dtype=np.dtype(bool)))
-ad.primitive_jvps[maybe_far_p] = lambda primals, tangents, **params: (
-    maybe_far_p.bind(*primals, **params),
-    np.zeros((), dtypes.float0),  # a boolean's tangent
-)
-batching.primitive_batchers[maybe_far_p] = _maybe_far_batch
-mlir.register_lowering(maybe_far_p, mlir.lower_fun(_maybe_far_value, multiple_results=False))
 
 
 computed_once_p.def_impl(_value)

@@ -892,40 +892,6 @@ def test_coordinates_guard_reduces_far_coordinates_in_every_form():
     assert "stablehlo.remainder" in cuda and "stablehlo.scatter" in cuda
 
 
-@pytest.mark.parametrize("order", [0, 1])
-def test_orders_0_1_read_a_coordinate_parameter_where_it_lies(order):
-    """On XLA:CPU orders 0-1 take a conditional on far coordinates around the read in
-    place of the coordinates' guard: the guard handed the coordinates on, and XLA
-    copied a coordinate parameter of the program for it (1.1 ms at a million 2-D
-    points). Under vmap the conditional stays one (its predicate is the batch's)."""
-    import re
-
-    x = jnp.ones((9, 8), jnp.float32)
-    c = jnp.ones((2, 30), jnp.float32)
-    for mode in ("mirror", "nearest"):
-        f = jax.jit(lambda x, c: ndimage.map_coordinates(x, c, order=order, mode=mode))  # noqa: B023
-        text = f.lower(x, c).compile().as_text()
-        entry = text[text.index("ENTRY") :]
-        (name,) = re.findall(r"%(\S+) = f32\[2,30\]\S* parameter\(1\)", entry)
-        assert f"copy(%{name})" not in entry and " conditional(" in entry
-        batched = jax.jit(jax.vmap(f, in_axes=(None, 0)))
-        assert " conditional(" in batched.lower(x, jnp.stack([c, c])).compile().as_text()
-
-
-@pytest.mark.parametrize("taps", ["reflect", "symmetric", "wrap"])
-@pytest.mark.parametrize("n", [1, 2, 5])
-def test_periodic_taps_from_one_remainder_are_the_index_map_s(taps, n):
-    from jaxpad import _index_maps
-    from jaxpad.scipy._interpolation import _map
-
-    base = jnp.asarray(np.arange(-40, 41, dtype=np.int32) * 7 + 3)
-    for count in (1, 2, 4):
-        got, _ = _map._periodic_taps(taps, n, base, count)
-        for k, index in enumerate(got):
-            want = _index_maps.source_index(taps, n, np.asarray(base) + k)
-            np.testing.assert_array_equal(index, want)
-
-
 def test_order_1_input_vjp_is_the_padded_read_s_and_order_0_reads_the_input():
     """Order 1 reads ``x`` through the taps' index maps, as JAX does; its derivatives
     are the padded read's, whose input VJP scatters rows of two taps (2 scatters in
@@ -960,8 +926,7 @@ def test_order_1_input_vjp_is_the_padded_read_s_and_order_0_reads_the_input():
                 x,
             )[1](t)
         )
-        # 2 in each branch of the conditional on far coordinates (``_read_switched``)
-        assert vjp.lower(x, c, t).as_text().count('"stablehlo.scatter"') == 4
+        assert vjp.lower(x, c, t).as_text().count('"stablehlo.scatter"') == 2
     jaxpr = jax.make_jaxpr(lambda x, c: ndimage.map_coordinates(x, c, order=0))(x, c)
     names = {e.primitive.name for e in jaxpr.jaxpr.eqns}
     assert "jaxpad_pad" not in names and "jaxpad_spline_read" not in names

@@ -30,7 +30,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 import jaxpad
-from jaxpad import _index_maps, _once
+from jaxpad import _index_maps
 from jaxpad._once import computed_once
 from jaxpad.scipy._interpolation import _args, _modes, _spline
 from jaxpad.scipy._interpolation._read import spline_read
@@ -272,8 +272,6 @@ def _interpolate(x, coords, order, spec, cval, prefilter):
 def _read_points(x, coords, order, spec, cval, prefilter):
     points = coords
     if not isinstance(points, _Points):
-        if order <= 1:
-            return _read_switched(x, coords, order, spec, cval, prefilter)
         points = _points(coords, x.shape, order, spec, prefilter)
     if order == 0:
         value = _read_nearest(x, points, spec, cval)
@@ -294,30 +292,6 @@ def _read_points(x, coords, order, spec, cval, prefilter):
             x, cval, points.bases, points.weights, order, spec, prefilter, fracs=fracs
         )
     return masked(value, points, spec, cval)
-
-
-def _read_switched(x, coords, order, spec, cval, prefilter):
-    """Orders 0-1 at traced coordinates. On XLA:CPU, a conditional on whether any
-    coordinate is far (``maybe_far``) between the read of the far ones brought near
-    and the read of the coordinates as they are, in place of the guard: the
-    conditional's operand is written once as the guard's is, but a coordinate
-    parameter of the program is read where it lies, where the guard's branch handed it
-    on and XLA copied it for that (a million 2-D points: the copy 1.1 ms and the
-    predicate 0.4 ms beside a read of 2.9 ms). Elsewhere, the guard."""
-    periods = _guard_periods(x.shape, order, spec.coordinate)
-
-    def read(x, coords, cval, reduce=False, guarded=False):
-        if reduce:
-            coords = _once.reduced(coords, periods)
-        points = _points(coords, x.shape, order, spec, prefilter, guarded=guarded)
-        return _read_points(x, points, order, spec, cval, prefilter)
-
-    def switched(x, coords, cval):
-        far = functools.partial(read, reduce=any(periods))
-        return lax.cond(_once.maybe_far(coords, periods), far, read, x, coords, cval)
-
-    guarded = functools.partial(read, guarded=True)
-    return lax.platform_dependent(x, coords, cval, cpu=switched, default=guarded)
 
 
 def masked(value, points, spec, cval):
@@ -409,10 +383,6 @@ def _gathered(x, cval, bases, weights, spec, spans):
     per_axis = []
     for n, base, axis_weights, span in zip(x.shape, bases, weights, spans):
         taps = []
-        if span is None:  # unreduced on a periodic map: one remainder for both taps
-            indices, _ = _periodic_taps(spec.taps, n, base, len(axis_weights))
-            per_axis.append([(i, None, w) for i, w in zip(indices, axis_weights)])
-            continue
         for k, weight in enumerate(axis_weights):
             position = base + k
             if spec.taps == "constant":
@@ -484,23 +454,15 @@ def _integer_reduction(order: int, period: int) -> bool:
     return period > 0 and (order == 0 or period & (period - 1) != 0)
 
 
-def _guard_periods(shape, order, rule):
-    """Each axis's period whose far coordinates the guard brings near (0: none):
-    where the reduction takes the whole part as int32 (``_integer_reduction``)."""
-    return tuple(period(n, rule) * _integer_reduction(order, period(n, rule)) for n in shape)
-
-
-def _points(coords, shape, order, spec, prefilter, guarded=True):
-    """The taps and weights of ``coords`` (see ``_Points``); ``guarded``: through the
-    coordinates' guard (else the caller's conditional stands for it)."""
+def _points(coords, shape, order, spec, prefilter):
+    """The taps and weights of ``coords`` (see ``_Points``)."""
     rule = spec.coordinate
     # the orders read from the input itself (``_read_points``); the padded read needs
     # reduced coordinates
     reads_input = 1 if isinstance(coords, jax.core.Tracer) else 0
-    small = [bool(p) for p in _guard_periods(shape, order, rule)]
-    if guarded:
-        # far coordinates come back within a period where the reduction is in integers
-        coords = computed_once(coords, _guard_periods(shape, order, rule))
+    small = [_integer_reduction(order, period(n, rule)) for n in shape]
+    # far coordinates come back within a period where the reduction is in integers
+    coords = computed_once(coords, tuple(period(n, rule) * s for n, s in zip(shape, small)))
     bases, weights, fracs, spans, nearest = [], [], [], [], []
     outside = nan = inf = None
     for axis, n in enumerate(shape):
@@ -573,27 +535,6 @@ def _tap_index(mode, n, position, span):
     return _index_maps.source_index(mode, n, position, jnp)
 
 
-def _periodic_taps(taps: str, n: int, base, count: int):
-    """``_tap_index`` of ``base + k`` for ``k < count`` on the periodic map ``taps``,
-    ``base`` unreduced, from one floor-mod of ``base``, and that phase (None for an
-    axis of one sample): a remainder a tap took XLA:CPU's order-0 read in mirror 2.6x
-    jax.scipy's time (1.85 against 0.71 ms at a million 2-D points)."""
-    mode = _index_maps.effective_mode(taps, n)
-    if mode == "edge":  # one sample
-        return [jnp.zeros_like(base)] * count, None
-    p = _index_maps.period(mode, n)
-    phase = jnp.remainder(base, p)
-    indices = []
-    for k in range(count):
-        r = phase + k if k < p else jnp.remainder(base + k, p)
-        if 0 < k < p:
-            r = jnp.where(r >= p, r - p, r)
-        if mode != "wrap":
-            r = jnp.where(r < n, r, (p if mode == "reflect" else p - 1) - r)
-        indices.append(r)
-    return indices, phase
-
-
 def _read_nearest(x, points, spec, cval):
     """Order 0: each point's nearest sample read from ``x`` through the taps' index
     map, one gather, as ``jax.scipy.ndimage.map_coordinates`` reads. At a million 2-D
@@ -606,11 +547,11 @@ def _read_nearest(x, points, spec, cval):
             # coordinate unreduced: the nearer of the two samples around it; at a
             # half, the one the reduced coordinate rounds up to, which is the lower
             # one where the reduction reflects (``reduce_coordinate``'s branches)
-            (lower, upper), phase = _periodic_taps(spec.taps, n, base, 2)
+            lower = _tap_index(spec.taps, n, base, span)
+            upper = _tap_index(spec.taps, n, base + 1, span)
             half = upper
             if spec.coordinate != "grid-wrap":
-                if phase is None:  # the taps' period is the reduction's but for n = 1
-                    phase = jnp.remainder(base, period(n, spec.coordinate))
+                phase = jnp.remainder(base, period(n, spec.coordinate))
                 # mirror reflects a negative coordinate from n - 1 on, the rest from n
                 start = jnp.where(base < 0, n - 1, n) if spec.coordinate == "mirror" else n
                 half = jnp.where(phase >= start, lower, upper)
