@@ -323,7 +323,8 @@ def _input_gradient(ct, grid, shape, dtype, *, mode, padding_mode, align_corners
     taps = _flat_taps(grid, shape_cl[1:-1], mode, padding_mode, align_corners)
 
     def step(result, start, ct, *tap_arrays):
-        for index, valid, weight in zip(*[iter(tap_arrays)] * 3):
+        for k in range(0, len(tap_arrays), 3):  # each tap's index, valid and weight
+            index, valid, weight = tap_arrays[k : k + 3]
             update = ct
             if weight is not None:
                 update = update * weight.astype(dtype)[:, None]
@@ -471,7 +472,8 @@ def _channel_sums(x, ct, grid, *, mode, padding_mode, align_corners):
 
     def step(sums, start, ct, *tap_arrays):
         chunk = []
-        for index, valid in zip(*[iter(tap_arrays)] * 2):
+        for k in range(0, len(tap_arrays), 2):  # each tap's index and valid
+            index, valid = tap_arrays[k : k + 2]
             cells = lax.gather(
                 x, index, dnums, slice_sizes, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS
             )
