@@ -33,8 +33,8 @@ def over_chunks(
     """``step(carry, start, *parts)`` over consecutive chunks of ``size`` points of
     ``arrays`` (the points on ``axis`` of each; None entries stay None), a shorter
     chunk last; returns the carry. ``start``: the chunk's first point. On XLA:CPU
-    only, and where there are at least two full chunks of a static number of points;
-    else (and where ``size`` is None) one ``step(init, 0, *arrays)``."""
+    only, and where there are at least two full chunks of a static number of points
+    below 2**31; else (and where ``size`` is None) one ``step(init, 0, *arrays)``."""
     present = [i for i, a in enumerate(arrays) if a is not None]
     points = arrays[present[0]].shape[axis]
 
@@ -63,6 +63,7 @@ def over_chunks(
         return carry
 
     values = [arrays[i] for i in present]
-    if size is None or not is_static(points) or points < 2 * size:
+    # a chunk's start is an int32 (without JAX's 64-bit types): past 2**31 points, one pass
+    if size is None or not is_static(points) or not 2 * size <= points < 2**31:
         return one_pass(init, *values)
     return lax.platform_dependent(init, *values, cpu=chunked, default=one_pass)

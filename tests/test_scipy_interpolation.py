@@ -496,6 +496,15 @@ def test_more_than_2_to_the_31_points_lower():
     points = jax.ShapeDtypeStruct((2, 2**31 + 8), jnp.float32)
     text = f.lower(jax.ShapeDtypeStruct((4, 4), jnp.float32), points).as_text()
     assert "2147483656" in text
+    # the VJP too, in one pass: its chunks' starts would pass int32
+    n = 2**31 + 2**20
+
+    def vjp(x, c, t):
+        return jax.vjp(lambda a: ndimage.map_coordinates(a, c, order=3, mode="wrap"), x)[1](t)
+
+    args = [(4, 4), (2, n), (n,)]
+    text = jax.jit(vjp).lower(*[jax.ShapeDtypeStruct(s, jnp.float32) for s in args]).as_text()
+    assert "stablehlo.while" not in text and "stablehlo.scatter" in text
 
 
 # jaxpad_spline_read: map_coordinates' read of each point's window ---------------------
