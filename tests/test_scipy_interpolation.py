@@ -185,6 +185,31 @@ def test_far_and_nonfinite_coordinates(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_derivatives_at_nonfinite_coordinates_reach_no_other_point(mode):
+    """A nan or infinite coordinate's derivatives are zero and leave every other
+    point's alone (no ``0 * nan`` in the transposes): the gradients in the input and
+    the coordinates equal those with the non-finite coordinates replaced by finite
+    ones, both read through the same mask, orders 0 and 1 (whose reads skip the
+    select of finite coordinates) and 3."""
+    rng = np.random.default_rng(MODES.index(mode) + 70)
+    x = jnp.asarray(rng.standard_normal((5, 6)), jnp.float32)
+    c = rng.uniform(-3.0, 8.0, (2, 9)).astype(np.float32)
+    c[0, 1], c[1, 2], c[0, 4], c[1, 4], c[1, 7] = np.nan, np.inf, -np.inf, np.nan, np.nan
+    keep = np.isfinite(c).all(axis=0)
+    replaced = np.where(np.isfinite(c), c, 1.25).astype(np.float32)
+    for order in (0, 1, 3):
+
+        def loss(x, c, order=order):
+            value = ndimage.map_coordinates(x, c, order=order, mode=mode, cval=0.5)
+            return jnp.sum(jnp.where(keep, value, 0.0) ** 2)
+
+        grads = jax.jit(jax.grad(loss, argnums=(0, 1)))
+        (gx, gc), (want_x, want_c) = grads(x, c), grads(x, replaced)
+        np.testing.assert_allclose(gx, want_x, rtol=1e-6, atol=1e-6, err_msg=f"order {order}")
+        np.testing.assert_allclose(gc, want_c, rtol=1e-6, atol=1e-6, err_msg=f"order {order}")
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_spline_filter(mode):
     rng = np.random.default_rng(MODES.index(mode))
     x = rng.standard_normal((_REFLECT_MIN_FLOAT64 + 1, _REFLECT_MIN_FLOAT64 + 3))

@@ -345,11 +345,18 @@ def _read_linear_jvp(spec, spans, primals, tangents):
     x, cval, bases, weights = primals
     t_x, t_cval, _, t_weights = tangents
     value = _read_linear(spec, spans, *primals)
-    # unreduced bases (``span`` None: the periodic modes' direct read) folded into the
-    # padded read's range, a reflected one with its two taps swapped
-    bases, weights, t_weights = list(bases), list(weights), list(t_weights)
+    # A nan coordinate's weights are nan (``_points`` keeps it, ``masked`` replaces
+    # its value): zero here, so that the transposes carry no ``0 * nan`` into the
+    # other points' derivatives. Unreduced bases (``span`` None: the periodic modes'
+    # direct read) folded into the padded read's range, a reflected one with its two
+    # taps swapped; the others clamped to their span, which a non-finite
+    # coordinate's whole part need not be in (its gather must still be in bounds).
+    bases, t_weights = list(bases), list(t_weights)
+    weights = [[jnp.where(jnp.isnan(w), 0, w) for w in axis_weights] for axis_weights in weights]
     for axis, (n, span) in enumerate(zip(x.shape, spans)):
-        if span is None:
+        if span is not None:
+            bases[axis] = jnp.clip(bases[axis], *span)
+        else:
             bases[axis], swap = _folded(bases[axis], n, spec.taps)
             for w in (weights, t_weights):
                 w0, w1 = w[axis]
@@ -438,20 +445,22 @@ def period(n: int, rule: str) -> int:
     return max(periods[rule], 1) if rule in periods else 0
 
 
-def _integer_reduction(order: int, period: int) -> bool:
+def _integer_reduction(order: int, period: int, direct: bool) -> bool:
     """Whether a coordinate's reduction by ``period`` takes its whole part as int32
     (``_split_rem``), which needs the coordinates' guard to bring far coordinates
     near (one pass reading them; a copy where they are a parameter of the program).
     XLA:CPU's ``lax.rem`` by a power of two is as cheap as integer arithmetic, and by
     any other period calls ``fmodf`` (a million points: 0.19 ms by 1024 and 2048,
-    1.6-3.0 ms by 1023, 2000 and 2046). Order 0 takes the integers always (its
-    traced coordinates in the periodic modes unreduced: ``_points``' ``direct``).
-    Measured, a million 2-D points,
+    1.6-3.0 ms by 1023, 2000 and 2046). Order 0 takes the integers but by a power of
+    two where it reads the periodic extension directly (``_points``' ``direct``):
+    there the guard's pass cost more than the remainder (a million 2-D points, three
+    interleaved runs, with ``_points``' read of non-finite coordinates: grid-wrap,
+    period 1024, 1.55-1.73x faster, reflect, 2048, 1.42-1.54x). Measured, a million 2-D points,
     the forward through the integers against the remainder's, before orders 0-1
     read unreduced coordinates in the periodic modes: order 1 0.91-0.94 in mirror
     and wrap, 1.18-1.44 in reflect and grid-wrap (periods 2048, 1024); order 3
     0.94-0.99 and 1.13-1.16; order 0 0.40-0.72 but grid-wrap 1.10."""
-    return period > 0 and (order == 0 or period & (period - 1) != 0)
+    return period > 0 and ((order == 0 and not direct) or period & (period - 1) != 0)
 
 
 def _points(coords, shape, order, spec, prefilter):
@@ -460,18 +469,27 @@ def _points(coords, shape, order, spec, prefilter):
     # the orders read from the input itself (``_read_points``); the padded read needs
     # reduced coordinates
     reads_input = 1 if isinstance(coords, jax.core.Tracer) else 0
-    small = [_integer_reduction(order, period(n, rule)) for n in shape]
+    direct = order <= reads_input and spec.taps == _modes.PERIODIC_TAPS.get(rule)
+    small = [_integer_reduction(order, period(n, rule), direct) for n in shape]
     # far coordinates come back within a period where the reduction is in integers
     coords = computed_once(coords, tuple(period(n, rule) * s for n, s in zip(shape, small)))
     bases, weights, fracs, spans, nearest = [], [], [], [], []
     outside = nan = inf = None
     for axis, n in enumerate(shape):
-        # finite, a row at a time: one select of the whole (ndim, points) array,
-        # sliced after, made XLA:CPU's fused read 2.5x slower (order 1, a million
-        # points: 3.0 against 1.2 ms; order 3: 14.9 against 8.5 ms)
         row = coords[axis]
-        cc = jnp.where(jnp.isfinite(row), row, 0.0)
-        direct = order <= reads_input and spec.taps == _modes.PERIODIC_TAPS.get(rule)
+        if direct or (order <= 1 and rule == "clamp"):
+            # Orders 0-1 take each tap's index modulo the period (direct) or clamped
+            # (``_tap_index``; the derivative's read clamps its bases), so a
+            # non-finite coordinate's whole part, whatever it is, reads a sample of
+            # the grid, and ``masked`` replaces the value: no select of the finite
+            # coordinates (a million 2-D points, three interleaved runs, nearest
+            # and grid-constant: order 0 1.02-1.08x faster, order 1 1.06-1.09x)
+            cc = row
+        else:
+            # finite, a row at a time: one select of the whole (ndim, points) array,
+            # sliced after, made XLA:CPU's fused read 2.5x slower (order 1, a million
+            # points: 3.0 against 1.2 ms; order 3: 14.9 against 8.5 ms)
+            cc = jnp.where(jnp.isfinite(row), row, 0.0)
         if direct:
             # The taps' own period is the reduction's: the linear spline of the
             # periodic extension needs no reduction of the coordinate, order 0 only
@@ -535,6 +553,19 @@ def _tap_index(mode, n, position, span):
     return _index_maps.source_index(mode, n, position, jnp)
 
 
+def _fold_period(mode, n: int, position):
+    """``_index_maps.source_index`` of a ``position`` in ``[0, period]``."""
+    p = _index_maps.period(mode, n)
+    if n == 1:
+        return jnp.zeros_like(position)
+    if mode == "wrap":
+        return jnp.where(position >= p, position - p, position)
+    if mode == "reflect":
+        return jnp.minimum(position, p - position)
+    position = jnp.where(position >= p, position - p, position)
+    return jnp.minimum(position, p - 1 - position)
+
+
 def _read_nearest(x, points, spec, cval):
     """Order 0: each point's nearest sample read from ``x`` through the taps' index
     map, one gather, as ``jax.scipy.ndimage.map_coordinates`` reads. At a million 2-D
@@ -544,18 +575,22 @@ def _read_nearest(x, points, spec, cval):
     indices, valid = [], None
     for n, base, span, frac in zip(x.shape, points.bases, points.spans, points.nearest):
         if frac is not None:
-            # coordinate unreduced: the nearer of the two samples around it; at a
-            # half, the one the reduced coordinate rounds up to, which is the lower
-            # one where the reduction reflects (``reduce_coordinate``'s branches)
-            lower = _tap_index(spec.taps, n, base, span)
-            upper = _tap_index(spec.taps, n, base + 1, span)
-            half = upper
-            if spec.coordinate != "grid-wrap":
-                phase = jnp.remainder(base, period(n, spec.coordinate))
+            # coordinate unreduced: the nearer of the two samples around it, at a
+            # half the one the reduced coordinate rounds up to, which is the lower
+            # one where the reduction reflects (``reduce_coordinate``'s branches); one
+            # remainder by the period, then the fold (against a remainder for each
+            # of the two taps and the phase, a million 2-D points, three
+            # interleaved runs: 1.11-1.13x faster in mirror, the same in reflect
+            # and grid-wrap)
+            p = period(n, spec.coordinate)
+            phase = jnp.remainder(base, p)
+            if spec.coordinate == "grid-wrap":
+                up = frac >= 0.5
+            else:
                 # mirror reflects a negative coordinate from n - 1 on, the rest from n
                 start = jnp.where(base < 0, n - 1, n) if spec.coordinate == "mirror" else n
-                half = jnp.where(phase >= start, lower, upper)
-            index = jnp.where(frac > 0.5, upper, jnp.where(frac == 0.5, half, lower))
+                up = (frac > 0.5) | ((frac == 0.5) & (phase < start))
+            index = _fold_period(spec.taps, n, phase + up.astype(phase.dtype))
         elif spec.taps == "constant":
             inside = (base >= 0) & (base < n)
             valid = inside if valid is None else valid & inside
