@@ -270,15 +270,17 @@ def _interpolate(x, coords, order, spec, cval, prefilter):
 
 
 def _read_points(x, coords, order, spec, cval, prefilter):
-    points = coords
-    if not isinstance(points, _Points):
-        points = _points(coords, x.shape, order, spec, prefilter)
+    # Traced coordinates come as they are, concrete ones as their ``_Points``; the
+    # read is chosen by that, not by whether the bases are tracers (eager ``jvp``
+    # leaves int32 bases concrete, whose tangent is zero)
+    traced = not isinstance(coords, _Points)
+    points = _points(coords, x.shape, order, spec, prefilter) if traced else coords
     if order == 0:
         value = _read_nearest(x, points, spec, cval)
     # Concrete coordinates (a transform's) keep the padded read at order 1: the
     # direct read's index arrays, one per tap, are constants of the program there,
     # and rotate at 1024x1024 took 3.7 against 2.1 ms.
-    elif order == 1 and isinstance(points.bases[0], jax.core.Tracer):
+    elif order == 1 and traced:
         spans = tuple(points.spans)
         value = _read_linear(spec, spans, x, cval, tuple(points.bases), tuple(points.weights))
     else:
@@ -287,7 +289,7 @@ def _read_points(x, coords, order, spec, cval, prefilter):
         # computed in cache (``_read``); given as weights, XLA:CPU wrote them out for
         # it, recomputing each point's reduction once a tap (a million 2-D points,
         # order 3, both over chunks of 16384 points: 34-37 against 25-26 ms).
-        fracs = points.fracs if isinstance(points.fracs[0], jax.core.Tracer) else None
+        fracs = points.fracs if traced else None
         value = _read_padded(
             x, cval, points.bases, points.weights, order, spec, prefilter, fracs=fracs
         )
@@ -349,8 +351,9 @@ def _read_linear_jvp(spec, spans, primals, tangents):
     # its value): zero here, so that the transposes carry no ``0 * nan`` into the
     # other points' derivatives. Unreduced bases (``span`` None: the periodic modes'
     # direct read) folded into the padded read's range, a reflected one with its two
-    # taps swapped; the others clamped to their span, which a non-finite
-    # coordinate's whole part need not be in (its gather must still be in bounds).
+    # taps swapped; the others clamped to their span (a nan coordinate's whole part
+    # is 0 on XLA:CPU; the clamp keeps the gathers in bounds whatever a platform
+    # makes of it).
     bases, t_weights = list(bases), list(t_weights)
     weights = [[jnp.where(jnp.isnan(w), 0, w) for w in axis_weights] for axis_weights in weights]
     for axis, (n, span) in enumerate(zip(x.shape, spans)):
@@ -477,12 +480,13 @@ def _points(coords, shape, order, spec, prefilter):
     outside = nan = inf = None
     for axis, n in enumerate(shape):
         row = coords[axis]
-        if direct or (order <= 1 and rule == "clamp"):
-            # Orders 0-1 take each tap's index modulo the period (direct) or clamped
-            # (``_tap_index``; the derivative's read clamps its bases), so a
-            # non-finite coordinate's whole part, whatever it is, reads a sample of
-            # the grid, and ``masked`` replaces the value: no select of the finite
-            # coordinates (a million 2-D points, three interleaved runs, nearest
+        if order <= reads_input and (direct or rule == "clamp"):
+            # Order 0, and order 1 of traced coordinates (``_read_points``: the
+            # direct read, whose derivatives zero a nan coordinate's weights), take
+            # each tap's index modulo the period (direct) or clamped (``_tap_index``),
+            # so a non-finite coordinate's whole part, whatever it is, reads a
+            # sample of the grid, and ``masked`` replaces the value: no select of
+            # the finite coordinates (a million 2-D points, three interleaved runs, nearest
             # and grid-constant: order 0 1.02-1.08x faster, order 1 1.06-1.09x)
             cc = row
         else:
