@@ -3,6 +3,7 @@
     python -m benchmarks.interpolation [--rounds 7] [--orders 1 3 5] [--only zoom ...]
     python -m benchmarks.interpolation --quick    # 256x256, order 3, 3 rounds
     python -m benchmarks.interpolation --jax-modes  # orders 0-1 against jax.scipy
+    python -m benchmarks.interpolation --trace  # lowering shift and zoom of long axes
 
 Each row is one function and order, timed in interleaved rounds
 (benchmarks/_timing.py) in one process, with glibc's default allocator, on a float32
@@ -18,6 +19,10 @@ jaxpad's (above 1: jaxpad is faster) and the VJP's over the forward's.
 mode ``jax.scipy.ndimage.map_coordinates`` takes, against jaxpad's mode that computes
 the same function (``JAX_MODES``), interleaved with a control (jaxpad's program
 again): the ratios are JAX's time over jaxpad's.
+
+``--trace`` times the lowering (tracing and planning, no compilation) of a cubic
+``shift`` by 0.3 and ``zoom`` by 1.5 and 1.37 (mirror) of 1-D float32 signals of
+2^16 to 2^22 samples: the concrete amounts' plans are computed on the host.
 """
 
 from __future__ import annotations
@@ -197,6 +202,32 @@ def run_jax_modes(size, rounds):
     return rows
 
 
+TRACED = {
+    "shift 0.3": lambda x: jn.shift(x, 0.3, order=3, mode=MODE),
+    "zoom 1.5": lambda x: jn.zoom(x, 1.5, order=3, mode=MODE),
+    "zoom 1.37": lambda x: jn.zoom(x, 1.37, order=3, mode=MODE),
+}
+
+
+def run_trace(sizes=(2**16, 2**20, 2**22)):
+    """Seconds to lower each of ``TRACED`` at each size (one lowering each: they are
+    seconds long, far above the noise)."""
+    import time
+
+    print("| function | " + " | ".join(f"2^{int(np.log2(n))} samples, s" for n in sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    rows = []
+    for name, fn in TRACED.items():
+        times = []
+        for n in sizes:
+            start = time.perf_counter()
+            jax.jit(fn).lower(jax.ShapeDtypeStruct((n,), jnp.float32))
+            times.append(time.perf_counter() - start)
+        rows.append((name, times))
+        print(f"| {name} | " + " | ".join(f"{t:.2f}" for t in times) + " |", flush=True)
+    return rows
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -207,7 +238,12 @@ def main(argv=None):
     parser.add_argument(
         "--jax-modes", action="store_true", help="orders 0-1 against jax.scipy in its modes"
     )
+    parser.add_argument("--trace", action="store_true", help="lowering shift and zoom")
     args = parser.parse_args(argv)
+    if args.trace:
+        print(f"{machine()}; {load()}; float32, mode {MODE}, order 3, lowering only")
+        print()
+        return run_trace()
     if args.quick:
         args.size, args.orders, args.rounds = 256, [3], 3
     if args.jax_modes:

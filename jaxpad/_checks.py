@@ -147,6 +147,42 @@ def check_dim_size(fn_name: str, axis: int, size: int, detail: str) -> int:
     return size
 
 
+# The sampling functions (``jaxpad.scipy.ndimage``'s interpolation, ``grid_sample``)
+# compute each axis's taps in int32, which XLA:CPU vectorizes: a coordinate's whole
+# part below ``_once.SMALL`` (2**30) and a tap's reflections (up to three periods of
+# 2n) stay within int32 on axes up to this many samples.
+MAX_SAMPLED_AXIS = 2**28
+# Where the coordinates are float32, the comparisons with ``n - 1`` and the clips to
+# ``n - 1 + reach`` (reach below 64) need those integers exact: float32 holds every
+# integer up to 2**24. Past it a coordinate at the last sample compared as inside
+# and read past the axis (``tests/test_long_axes.py``).
+MAX_SAMPLED_AXIS_FLOAT32 = 2**24 - 64
+
+
+def check_sampled_axes(fn_name: str, arg_name: str, shape, axes, real=None) -> None:
+    """Rejects an axis of ``shape`` (among ``axes``) too long for int32 taps, or with
+    ``real`` float32, for exact float32 coordinate arithmetic."""
+    in_float32 = real is not None and np.finfo(real).bits < 64
+    limit = MAX_SAMPLED_AXIS_FLOAT32 if in_float32 else MAX_SAMPLED_AXIS
+    for axis in axes:
+        size = shape[axis]
+        if not is_static(size) or size <= limit:
+            continue
+        if size <= MAX_SAMPLED_AXIS:
+            raise ValueError(
+                f"{fn_name}: axis {axis} of {arg_name} has {size} samples; float32 "
+                f"coordinates are computed exactly on axes of at most 2**24 - 64 = {limit} "
+                "samples. Use float64 (jax.config.update('jax_enable_x64', True) and a "
+                f"float64 {arg_name} or coordinates) for axes up to 2**28 = "
+                f"{MAX_SAMPLED_AXIS} samples."
+            )
+        raise ValueError(
+            f"{fn_name}: axis {axis} of {arg_name} has {size} samples; the sampling "
+            f"functions read axes of at most 2**28 = {MAX_SAMPLED_AXIS} samples (their "
+            "taps are int32)."
+        )
+
+
 def is_static(size) -> bool:
     """Whether a dimension size is a concrete int (not a symbolic ``jax.export`` one)."""
     return isinstance(size, (int, np.integer))

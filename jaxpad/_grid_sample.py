@@ -196,7 +196,11 @@ def _nearest_index(u, size: int, padding_mode: str, align_corners: bool):
     idx = r.astype(jnp.int32)
     if padding_mode == "zeros":
         return jnp.clip(idx, 0, size - 1), (idx >= 0) & (idx < size), u
-    return idx, None, u
+    # clipped again as an integer: ``size - 1`` rounds up in a narrow grid's dtype
+    # (999 is 1000 in bfloat16), where the float clip let the cell past the edge
+    # through (XLA:CPU's gather clamped it; the gather promises nothing of the kind,
+    # and torch 2.13 reads past the input there)
+    return jnp.clip(idx, 0, size - 1), None, u
 
 
 # ---------------------------------------------------------------------------------------
@@ -643,6 +647,9 @@ def grid_sample(
         raise ValueError(
             f"{_GS}: input's spatial axes must not be empty; got {_checks.describe(x)}."
         )
+    _checks.check_sampled_axes(
+        _GS, "input", x.shape, range(1, d + 1) if channels_last else range(2, d + 2)
+    )
     return grid_sample_p.bind(
         x,
         g,

@@ -1369,6 +1369,15 @@ ROWS = [
     ),
     Row(
         "jaxpad.nn.grid_sample",
+        "a spatial axis longer than the int32 taps read (2**28 samples)",
+        "jax.eval_shape(lambda x: nn.grid_sample(x, jnp.zeros((1, 2, 2, 2))), "
+        "jax.ShapeDtypeStruct((1, 1, 1, 2**28 + 1), jnp.float32))",
+        "ValueError",
+        "jaxpad.nn.grid_sample: axis 3 of input has 268435457 samples; the sampling functions "
+        "read axes of at most 2**28 = 268435456 samples (their taps are int32).",
+    ),
+    Row(
+        "jaxpad.nn.grid_sample",
         "coordinates far outside, reflection (accepted)",
         "nn.grid_sample(jnp.arange(4.0).reshape(1, 1, 1, 4), jnp.array([[[[1e30, 0.0], [-7.25, "
         '0.0]]]]), padding_mode="reflection")',
@@ -1406,6 +1415,27 @@ ROWS = [
         "TypeError",
         "jaxpad.scipy.ndimage.map_coordinates: coordinates must be a floating array (scipy's "
         "truncating integer coordinates are not differentiable); got dtype int32.",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "an axis longer than the int32 taps read (2**28 samples)",
+        "jax.eval_shape(lambda x: jaxpad.scipy.ndimage.map_coordinates(x, jnp.zeros((1, 2))), "
+        "jax.ShapeDtypeStruct((2**31 + 7,), jnp.float32))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: axis 0 of input has 2147483655 samples; the "
+        "sampling functions read axes of at most 2**28 = 268435456 samples (their taps are "
+        "int32).",
+    ),
+    Row(
+        "jaxpad.scipy.ndimage.map_coordinates",
+        "a float32 axis longer than its coordinates' exact integers (2**24 - 64 samples)",
+        "jax.eval_shape(lambda x: jaxpad.scipy.ndimage.map_coordinates(x, jnp.zeros((1, 2))), "
+        "jax.ShapeDtypeStruct((2**24,), jnp.float32))",
+        "ValueError",
+        "jaxpad.scipy.ndimage.map_coordinates: axis 0 of input has 16777216 samples; float32 "
+        "coordinates are computed exactly on axes of at most 2**24 - 64 = 16777152 samples. "
+        "Use float64 (jax.config.update('jax_enable_x64', True) and a float64 input or "
+        "coordinates) for axes up to 2**28 = 268435456 samples.",
     ),
     Row(
         "jaxpad.scipy.ndimage.map_coordinates",

@@ -1,4 +1,5 @@
-"""Axes of 2**31 elements and more: no form addresses them with an int32 index.
+"""Axes of 2**31 elements and more: no form addresses them with an int32 index; the
+sampling functions refuse axes past what their int32 taps read.
 
 Lowered, not run (a bfloat16 axis of ``2**31 + 7`` elements is 4 GiB): every form is
 lowered from ``jax.ShapeDtypeStruct`` on CPU and exported for CUDA and TPU (whose
@@ -20,7 +21,8 @@ import pytest
 from jax import lax
 
 import jaxpad
-from jaxpad import _lowering
+from jaxpad import _checks, _grid_sample, _lowering, nn
+from jaxpad.scipy import ndimage
 from tests.compat import enable_x64
 
 LONG = 2**31 + 7
@@ -183,3 +185,92 @@ def test_static_per_side_pad_past_int32_without_x64():
     out = jaxpad.dynamic_pad(x, [2**33], (7,), modes, 1.0)
     # 2**33 = 12 modulo the dirichlet side's period 10, and both read offsets below 0.
     np.testing.assert_array_equal(out, jaxpad.pad(x, [12], [-10], modes, 1.0))
+
+
+# ---------------------------------------------------------------------------------------
+# Sampling between grid points: jaxpad.scipy.ndimage's interpolation and grid_sample
+# compute each axis's taps in int32 (and float32 coordinates exactly) only so far.
+
+SAMPLED_AXIS = _checks.MAX_SAMPLED_AXIS
+SAMPLED_AXIS_FLOAT32 = _checks.MAX_SAMPLED_AXIS_FLOAT32
+SAMPLING = {
+    "map_coordinates": lambda x: ndimage.map_coordinates(x, jnp.zeros((1, 4), x.dtype), order=1),
+    "shift": lambda x: ndimage.shift(x, 0.5),
+    "traced shift": lambda x: ndimage.shift(x, x[0]),
+    "zoom": lambda x: ndimage.zoom(x, 1.5, order=1),
+    "affine_transform": lambda x: ndimage.affine_transform(x[:, None], jnp.eye(2) * 0.5),
+    "rotate": lambda x: ndimage.rotate(x[:, None], 30.0, order=1),
+    "geometric_transform": lambda x: ndimage.geometric_transform(x, lambda o: (o[0] / 2,)),
+    "grid_sample": lambda x: nn.grid_sample(x.reshape(1, 1, 1, -1), jnp.zeros((1, 2, 2, 2))),
+    "grid_sample channels_last": lambda x: nn.grid_sample(
+        x.reshape(1, 1, -1, 1), jnp.zeros((1, 2, 2, 2)), channels_last=True
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLING))
+def test_sampling_refuses_axes_too_long_for_int32_taps(name):
+    # Each raised JAX's OverflowError while lowering, or filled the host's memory
+    # planning shift's slices.
+    x = jax.ShapeDtypeStruct((SAMPLED_AXIS + 1,), jnp.float32)
+    fn = "nn.grid_sample" if name.startswith("grid") else f"scipy.ndimage.{name.split()[-1]}"
+    axis = {"grid_sample": 3, "grid_sample channels_last": 2}.get(name, 0)
+    with pytest.raises(
+        ValueError, match=rf"^jaxpad\.{fn}: axis {axis} of input has 268435457 samples; .*int32"
+    ):
+        jax.eval_shape(SAMPLING[name], x)
+
+
+@pytest.mark.parametrize(
+    "name", ["map_coordinates", "traced shift", "affine_transform", "rotate", "geometric_transform"]
+)
+def test_float32_coordinates_refuse_axes_past_their_exact_integers(name):
+    # before the coordinates (rotate's and geometric_transform's grids of every output
+    # point) or the coefficients are computed
+    x = jax.ShapeDtypeStruct((SAMPLED_AXIS_FLOAT32 + 1,), jnp.float32)
+    with pytest.raises(ValueError, match=r"has 16777153 samples; float32 coordinates .*float64"):
+        jax.eval_shape(SAMPLING[name], x)
+
+
+def test_a_concrete_shift_reads_a_float32_axis_past_the_coordinates_limit():
+    # planned in float64 (NumPy), as scipy computes
+    x = jax.ShapeDtypeStruct((SAMPLED_AXIS_FLOAT32 + 1,), jnp.float32)
+    assert jax.eval_shape(lambda x: ndimage.shift(x, 1.0, order=0), x).shape == x.shape
+
+
+@pytest.mark.parametrize("name", ["map_coordinates", "grid_sample"])
+def test_sampling_lowers_at_its_longest_axis(name):
+    with enable_x64(True):
+        x = jax.ShapeDtypeStruct((SAMPLED_AXIS,), jnp.float64)
+        text = jax.jit(SAMPLING[name]).lower(x).as_text()
+    assert _wrong_indices(text) == []
+
+
+@pytest.mark.xla_defaults
+@pytest.mark.parametrize("order", [0, 1, 3])
+@pytest.mark.parametrize(
+    "mode", ["constant", "grid-constant", "nearest", "mirror", "reflect", "wrap", "grid-wrap"]
+)
+def test_float32_map_coordinates_at_its_longest_axis_equals_scipy(order, mode):
+    # Past the limit (at 2**28 samples, say) the points at the last sample and just
+    # beyond it read past the axis in constant and wrap: n - 1 rounded up to n. At
+    # this length float32 points are whole numbers (n - 1.5 is n - 2): the fractions
+    # are those near 0.
+    sn = pytest.importorskip("scipy.ndimage")
+    n = SAMPLED_AXIS_FLOAT32
+    x = np.sin(np.arange(n) * 1e-3).astype(np.float32)
+    points = [0, 0.5, n - 1.5, n - 1, n - 1 + 2**-8, n - 0.5, n + 7.25, 2 * n + 3.5]
+    points += [3 * n - 2.75, -0.5, -3.25, 1.5 - n, -2 * n - 5.75, 1e9, -1e9, 2.0**30 - 64]
+    c = np.array(points, np.float32)[None]
+    ours = jax.jit(lambda x, c: ndimage.map_coordinates(x, c, order=order, mode=mode))(x, c)
+    theirs = sn.map_coordinates(x.astype(np.float64), c.astype(np.float64), order=order, mode=mode)
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)
+
+
+def test_nearest_grid_sample_reads_no_cell_past_a_narrow_grid_s_edge():
+    # 999 is 1000 in bfloat16: the float clip let index 1000 through (XLA:CPU's gather
+    # clamped it to the last cell; torch 2.13 reads past its input there).
+    u = jnp.array([999.0, 1000.0, 1e4], jnp.bfloat16)
+    for padding_mode in ("border", "reflection"):
+        idx, _, _ = _grid_sample._nearest_index(u, 1000, padding_mode, True)
+        assert int(jnp.max(idx)) == 999, padding_mode

@@ -397,6 +397,67 @@ def test_static_plan_runs_and_phases():
             np.testing.assert_array_equal(seq[: len(idx[q::p, j])], idx[q::p, j])
 
 
+def _greedy_runs(seq):
+    """The runs' definition, a position at a time: free positions (-2) take their
+    nearest known neighbour's value; each run starts where the last ended, takes the
+    step to the next position, and goes on while the steps repeat."""
+    seq = [int(v) for v in seq]
+    known = [i for i, v in enumerate(seq) if v != -2]
+    for i in range(len(seq)):
+        if seq[i] == -2:
+            before = [k for k in known if k < i]
+            seq[i] = seq[before[-1]] if before else (seq[known[0]] if known else 0)
+    runs, i = [], 0
+    while i < len(seq):
+        if i + 1 == len(seq):
+            runs.append((i, seq[i], 0, 1))
+            break
+        step, j = seq[i + 1] - seq[i], i + 1
+        while j + 1 < len(seq) and seq[j + 1] - seq[j] == step:
+            j += 1
+        runs.append((i, seq[i], step, j - i + 1))
+        i = j + 1
+    return runs
+
+
+def test_runs_and_their_budget():
+    # _runs is vectorized and stops past a budget of runs (a loop over the positions
+    # took 25-56 s to lower shift and zoom of four million samples)
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        size = int(rng.integers(1, 40))
+        steps = rng.choice([0, 1, 1, 2, -1, 3], size)
+        seq = np.cumsum(steps) if trial % 3 else rng.integers(-1, 4, size)
+        seq = np.where(rng.random(size) < 0.25, -2, seq)
+        expected = _greedy_runs(seq)
+        assert _static._runs(seq) == expected, seq
+        for limit in range(len(expected) + 2):
+            got = _static._runs(seq, limit)
+            assert got == (None if len(expected) > limit else expected), (seq, limit)
+
+
+def test_phases_pick_the_first_count_with_the_fewest_runs():
+    rng = np.random.default_rng(1)
+    for n_out, ratio in [(40, 0.5), (37, 2.0), (50, 1 / 1.37), (30, 3.0), (64, 1.0)]:
+        cc = np.arange(n_out) * ratio - 0.3
+        idx, _, _ = _static._static_plan(cc, int(n_out * ratio) + 3, 3, "mirror", 0)
+        if n_out == 64:
+            idx = rng.integers(0, 50, idx.shape)  # irregular: the take
+        totals = []
+        for p in range(1, _static._MAX_PHASES + 1):
+            length = -(-n_out // p)
+            table = np.full((p * length, idx.shape[1]), -2)
+            table[:n_out] = idx
+            table = table.reshape(length, p, idx.shape[1])
+            runs = [_greedy_runs(table[:, q, j]) for q in range(p) for j in range(4)]
+            totals.append(sum(map(len, runs)))
+        p, _, total = _static._phases(idx)
+        if min(totals) > _static._MAX_RUNS:
+            assert total > _static._MAX_RUNS and p is None
+        else:
+            assert (p, total) == (int(np.argmin(totals)) + 1, min(totals))
+
+
 def _dense(table, n_in):
     """A pass's table as the (n_out, n_in) matrix it applies, and which entries are
     products of it (a weight of 0 that the pass multiplies is a product)."""

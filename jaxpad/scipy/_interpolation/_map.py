@@ -30,7 +30,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 import jaxpad
-from jaxpad import _index_maps
+from jaxpad import _checks, _index_maps
 from jaxpad._once import computed_once
 from jaxpad.scipy._interpolation import _args, _modes, _spline
 from jaxpad.scipy._interpolation._read import spline_read
@@ -237,6 +237,7 @@ def map_coordinates(
     out_dtype = _args.output_dtype(_FN, output, x.dtype, complex_in)
     dtype = _spline.compute_dtype(jnp.promote_types(x.dtype, coords.dtype))
     real = np.dtype(jnp.finfo(dtype).dtype)
+    _checks.check_sampled_axes(_FN, "input", x.shape, range(x.ndim), real)
     x = x.astype(dtype)
     cval = jnp.asarray(cval)
     if not complex_in and jnp.issubdtype(cval.dtype, jnp.complexfloating):

@@ -32,6 +32,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 import jaxpad
+from jaxpad import _checks
 from jaxpad.scipy._interpolation import _args, _map, _modes, _spline
 from jaxpad.scipy._interpolation._static import _static_pass, _static_plan
 
@@ -192,6 +193,9 @@ def _traced_pass(c, axis: int, cc, n: int, s: _Setup):
 def _separable(s: _Setup, coords: list, out_shape: tuple[int, ...]):
     """The spline at the outer product of per-axis coordinates: ``coords[a]`` a float64
     NumPy vector (static plan) or a traced vector, one per axis, of ``out_shape[a]``."""
+    # before any work on the input: traced coordinates are arithmetic in ``s.real``
+    traced = [a for a, cc in enumerate(coords) if not isinstance(cc, np.ndarray)]
+    _checks.check_sampled_axes(s.fn, "input", s.x.shape, traced, s.real)
     c = s.coefficients()
     n_pp = c.shape
     npad = s.prepad()
@@ -290,6 +294,7 @@ def shift(
     """
     s = _Setup(_args.PREFIX + "shift", input, output, order, mode, cval, prefilter)
     shifts = _per_axis(s.fn, "shift", shift, s.x.ndim)
+    _checks.check_sampled_axes(s.fn, "input", s.x.shape, range(s.x.ndim))
     coords = []
     for axis, n in enumerate(s.x.shape):
         if _finite_concrete(shifts):
@@ -367,6 +372,7 @@ def zoom(
     out_shape, factors = _zoom_shape(s.fn, s.x.shape, zoom)
     if np.all(factors == 1) and s.prefilter:
         return s.finish(s.x)  # scipy's early exit (gh-20999)
+    _checks.check_sampled_axes(s.fn, "input", s.x.shape, range(s.x.ndim))
     if grid_mode and mode in ("constant", "wrap"):
         import warnings
 
@@ -429,6 +435,7 @@ def _grid(shape: tuple[int, ...], dtype) -> jax.Array:
 
 def _gather(s: _Setup, coords, out_shape):
     """``map_coordinates``' gather at ``coords`` (``(ndim, points)``, real dtype)."""
+    _checks.check_sampled_axes(s.fn, "input", s.x.shape, range(s.x.ndim), s.real)
     points = _map.as_points(coords, s.real)
     value = _map._interpolate(s.x, points, s.order, s.spec, s.cval, s.prefilter)
     return value.reshape(out_shape)
@@ -506,6 +513,7 @@ def affine_transform(
             off = off.copy()
     if kind == "diagonal":
         return s.finish(_diagonal(s, m, off, out_shape, zoom_shift))
+    _checks.check_sampled_axes(s.fn, "input", s.x.shape, range(ndim), s.real)
     coords = _affine_coordinates(m, off, out_shape, s.real)
     return s.finish(_gather(s, coords, out_shape))
 
@@ -537,6 +545,7 @@ def _affine_coordinates(m, off, out_shape, dtype):
 
 
 def _diagonal(s: _Setup, d, off, out_shape, zoom_shift: bool):
+    _checks.check_sampled_axes(s.fn, "input", s.x.shape, range(s.x.ndim))
     coords = []
     for axis, n_out in enumerate(out_shape):
         if _finite_concrete(d) and _finite_concrete(off) and d[axis] != 0:
@@ -627,6 +636,7 @@ def rotate(
     if not isinstance(reshape, (bool, np.bool_)):
         raise TypeError(f"{fn}: reshape must be a bool; got {reshape!r}.")
     plane.sort()
+    _checks.check_sampled_axes(fn, "input", s.x.shape, plane, s.real)
     concrete = _concrete_float64(angle)
     if concrete is not None and concrete.ndim != 0:
         raise ValueError(f"{fn}: angle must be a scalar; got {angle!r}.")
@@ -729,6 +739,7 @@ def geometric_transform(
     out_shape = (
         s.x.shape if output_shape is None else _check_shape(fn, "output_shape", output_shape)
     )
+    _checks.check_sampled_axes(fn, "input", s.x.shape, range(s.x.ndim), s.real)
     kwargs = dict(extra_keywords or {})
     grid = np.indices(out_shape, dtype=np.int32).reshape(len(out_shape), -1)
 
