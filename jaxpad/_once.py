@@ -28,7 +28,8 @@ an exact remainder, so that the caller can take the whole part of every coordina
 as an int32 and reduce it by integer arithmetic (``_map._split_rem``; XLA:CPU calls
 ``fmodf`` element by element for a floating remainder by anything but a power of
 two: see ``_map._integer_reduction``). On XLA:CPU the remainder is taken in the
-conditional's second branch, which runs only when some coordinate is that far out;
+conditional's second branch, which runs only when some coordinate is that far out
+(or infinite: a second predicate then looks for a finite far one);
 the predicate is one pass reading the coordinates, and where they are a parameter
 of the program XLA copies them for the branch that could write them (together
 0.4-0.6 ms at a million 2-D points). Elsewhere it is a select. The reduced
@@ -78,11 +79,15 @@ def _periods(coords, periods, axis):
     return jnp.asarray(np.array(periods, coords.dtype).reshape(shape))
 
 
+def _far(coords, period):
+    return jnp.isfinite(coords) & (jnp.abs(coords) >= SMALL) & (period > 0)
+
+
 def _reduced(coords, periods, axis):
     """``coords`` with every finite coordinate of ``SMALL`` or more in magnitude (in a
     row with a period) brought within a period of 0, keeping its sign."""
     period = _periods(coords, periods, axis)
-    far = jnp.isfinite(coords) & (jnp.abs(coords) >= SMALL) & (period > 0)
+    far = _far(coords, period)
     rem = lax.rem(coords, jnp.where(period > 0, period, 1).astype(coords.dtype))
     wrapped = jnp.where((coords < 0) & (rem == 0), -period, rem)
     return jnp.where(far, wrapped, coords)
@@ -99,6 +104,14 @@ def _maybe_far(coords, periods, axis):
     return ~(jnp.max(jnp.abs(coords)) < SMALL)
 
 
+def _finite_far(coords, periods, axis):
+    """Whether some finite coordinate is far (``_maybe_far`` is true for an infinite
+    one too): the remainder's pass runs only then. An infinity among a million 2-D
+    points took its forward from 1.3-2.4 ms to 2.9-4.1 ms (orders 0 and 1, mirror and
+    wrap), the remainder calling ``fmodf`` for every coordinate."""
+    return jnp.any(_far(coords, _periods(coords, periods, axis)))
+
+
 def _value(coords, *, periods, axis, off_cpu=True):
     return _reduced(coords, periods, axis) if periods else coords
 
@@ -111,7 +124,9 @@ def _conditional(coords, *, periods, axis, off_cpu):
         return lax.cond(jnp.isnan(first), lambda c: c, lambda c: c * 1, coords)
     return lax.cond(
         _maybe_far(coords, periods, axis),
-        lambda c: _reduced(c, periods, axis),
+        lambda c: lax.cond(
+            _finite_far(c, periods, axis), lambda c: _reduced(c, periods, axis), lambda c: c, c
+        ),
         lambda c: c * 1,
         coords,
     )
