@@ -290,8 +290,8 @@ def test_check_grads_order_2():
 
 
 def test_parameter_gradients_match_scipy_differences():
-    """d/d shift, d/d matrix, d/d angle and d/d cval against central differences of
-    scipy's own functions."""
+    """d/d shift, d/d matrix, d/d a zoom's scale, d/d angle and d/d cval against central
+    differences of scipy's own functions."""
     x = np.random.default_rng(8).standard_normal((12, 13))
     h = 1e-6
     with enable_x64(True):
@@ -324,6 +324,14 @@ def test_parameter_gradients_match_scipy_differences():
         )(a0)
         theirs = fd(lambda a: sn.rotate(x, float(a), reshape=False, mode="nearest"), a0)
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+        # a zoom's scale: zoom's factors decide its shape, the (ndim,) matrix does not
+        z0 = np.array([1.3, 0.7])
+
+        def zoomed(z, module):
+            return module.affine_transform(x, 1 / z, output_shape=(15, 9), mode="grid-wrap")
+
+        ours = jax.jit(jax.grad(lambda z: jnp.sum(zoomed(z, ndimage))))(z0)
+        np.testing.assert_allclose(ours, fd(lambda z: zoomed(z, sn), z0), rtol=1e-5, atol=1e-6)
         ours = jax.jit(jax.grad(lambda c: jnp.sum(ndimage.shift(x, (1.5, -3.2), cval=c))))(0.0)
         np.testing.assert_allclose(
             ours, fd(lambda c: sn.shift(x, (1.5, -3.2), cval=float(c)), 0.0), rtol=1e-6
