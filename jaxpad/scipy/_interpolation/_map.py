@@ -555,7 +555,25 @@ def _tap_index(mode, n, position, span):
         if mode == "wrap" and lo >= -n and hi <= 2 * n - 1:
             wrapped = jnp.where(position >= n, position - n, position)
             return jnp.where(position < 0, position + n, wrapped)
+    if mode != "edge" and n > 1:
+        # _index_maps.source_index, its floor-mod a mask by a power of two (_floor_mod)
+        p = _index_maps.period(mode, n)
+        if p & (p - 1) == 0:
+            phase = position & (p - 1)
+            if mode == "wrap":
+                return phase
+            mirror = p - phase if mode == "reflect" else p - 1 - phase
+            return jnp.where(phase < n, phase, mirror)
     return _index_maps.source_index(mode, n, position, jnp)
+
+
+def _floor_mod(i, p: int):
+    """``jnp.remainder(i, p)`` of an int32 ``i``: a mask where ``p`` is a power of two
+    (a remainder and the sign's select otherwise; with the mask, order 0 in
+    ``grid-wrap`` by 1024 and ``reflect`` by 2048 at a million 2-D points 1.08-1.13x
+    faster, order 1 1.04-1.08x: two interleaved runs against the remainder on
+    ``benchmarks/interpolation.py``'s warp)."""
+    return i & (p - 1) if p & (p - 1) == 0 else jnp.remainder(i, p)
 
 
 def _fold_period(mode, n: int, position):
@@ -588,9 +606,12 @@ def _read_nearest(x, points, spec, cval):
             # interleaved runs: 1.11-1.13x faster in mirror, the same in reflect
             # and grid-wrap)
             p = period(n, spec.coordinate)
-            phase = jnp.remainder(base, p)
+            phase = _floor_mod(base, p)
             if spec.coordinate == "grid-wrap":
                 up = frac >= 0.5
+                if p & (p - 1) == 0:  # the fold is the mask itself
+                    indices.append(_floor_mod(base + up.astype(base.dtype), p))
+                    continue
             else:
                 # mirror reflects a negative coordinate from n - 1 on, the rest from n
                 start = jnp.where(base < 0, n - 1, n) if spec.coordinate == "mirror" else n
