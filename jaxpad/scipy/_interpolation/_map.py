@@ -541,7 +541,8 @@ def _prepad(order, spec, prefilter):
 def _tap_index(mode, n, position, span):
     """``_index_maps.source_index`` of ``position``, whose values lie in ``span``
     (``(lo, hi)``, or None: any): one reflection or wrap where the span is within
-    one of the grid, as ``jax.scipy.ndimage`` maps its taps, a remainder else."""
+    one of the grid, as ``jax.scipy.ndimage`` maps its taps, a floor-mod by the
+    period else (``_floor_mod``: a mask by a power of two)."""
     if span is not None and n > 1:
         lo, hi = span
         if mode == "edge":
@@ -555,24 +556,24 @@ def _tap_index(mode, n, position, span):
         if mode == "wrap" and lo >= -n and hi <= 2 * n - 1:
             wrapped = jnp.where(position >= n, position - n, position)
             return jnp.where(position < 0, position + n, wrapped)
-    if mode != "edge" and n > 1:
-        # _index_maps.source_index, its floor-mod a mask by a power of two (_floor_mod)
-        p = _index_maps.period(mode, n)
-        if p & (p - 1) == 0:
-            phase = position & (p - 1)
-            if mode == "wrap":
-                return phase
-            mirror = p - phase if mode == "reflect" else p - 1 - phase
-            return jnp.where(phase < n, phase, mirror)
-    return _index_maps.source_index(mode, n, position, jnp)
+    if mode == "edge" or n == 1:
+        return _index_maps.source_index(mode, n, position, jnp)
+    # _index_maps.source_index's arithmetic, its floor-mod _floor_mod's
+    p = _index_maps.period(mode, n)
+    phase = _floor_mod(position, p)
+    if mode == "wrap":
+        return phase
+    mirror = p - phase if mode == "reflect" else p - 1 - phase
+    return jnp.where(phase < n, phase, mirror)
 
 
 def _floor_mod(i, p: int):
     """``jnp.remainder(i, p)`` of an int32 ``i``: a mask where ``p`` is a power of two
-    (a remainder and the sign's select otherwise; with the mask, order 0 in
-    ``grid-wrap`` by 1024 and ``reflect`` by 2048 at a million 2-D points 1.08-1.13x
-    faster, order 1 1.04-1.08x: two interleaved runs against the remainder on
-    ``benchmarks/interpolation.py``'s warp)."""
+    (a remainder and the sign's select otherwise). With the mask in order 0's nearest
+    sample and order 1's taps (``_tap_index``), ``grid-wrap`` by 1024 and ``reflect``
+    by 2048 at a million 2-D points: order 0 1.08-1.13x faster, order 1 1.04-1.08x
+    (two interleaved runs against the remainder on ``benchmarks/interpolation.py``'s
+    warp)."""
     return i & (p - 1) if p & (p - 1) == 0 else jnp.remainder(i, p)
 
 
@@ -606,12 +607,14 @@ def _read_nearest(x, points, spec, cval):
             # interleaved runs: 1.11-1.13x faster in mirror, the same in reflect
             # and grid-wrap)
             p = period(n, spec.coordinate)
+            if spec.coordinate == "grid-wrap" and p & (p - 1) == 0:
+                # the fold is the mask itself
+                up = frac >= 0.5
+                indices.append(_floor_mod(base + up.astype(base.dtype), p))
+                continue
             phase = _floor_mod(base, p)
             if spec.coordinate == "grid-wrap":
                 up = frac >= 0.5
-                if p & (p - 1) == 0:  # the fold is the mask itself
-                    indices.append(_floor_mod(base + up.astype(base.dtype), p))
-                    continue
             else:
                 # mirror reflects a negative coordinate from n - 1 on, the rest from n
                 start = jnp.where(base < 0, n - 1, n) if spec.coordinate == "mirror" else n
