@@ -17,15 +17,21 @@ from jaxpad._sharded_pad._plans import AxisExchange, DynamicExchange
 # Device programs -------------------------------------------------------------------
 
 
-def _exchange(x, pad_value, plan: AxisExchange, axis: int, names):
-    """This device's output block along ``axis`` from its input block ``x``."""
-    index = lax.axis_index(names)
+def _with_slabs(x, slabs, axis: int, names, index):
+    """This device's block ``x`` followed along ``axis`` by the slabs it receives
+    (each slab's rows sent by ``lax.ppermute`` from the devices its pairs name)."""
     parts = [x]
-    for slab in plan.slabs:
+    for slab in slabs:
         start = jnp.asarray(slab.starts, jnp.int32)[index]
         part = lax.dynamic_slice_in_dim(x, start, slab.length, axis)
         parts.append(lax.ppermute(part, names, slab.pairs))
-    buffer = lax.concatenate(parts, axis) if len(parts) > 1 else x
+    return lax.concatenate(parts, axis) if len(parts) > 1 else x
+
+
+def _exchange(x, pad_value, plan: AxisExchange, axis: int, names):
+    """This device's output block along ``axis`` from its input block ``x``."""
+    index = lax.axis_index(names)
+    buffer = _with_slabs(x, plan.slabs, axis, names, index)
     if plan.run_starts is not None:
         start = jnp.asarray(plan.run_starts, jnp.int32)[index]
         out = lax.dynamic_slice_in_dim(buffer, start, plan.out_block, axis)
@@ -105,12 +111,7 @@ def _dynamic_exchange(
         return _take_rows(whole, sources, axis, num_batch)
 
     def from_halo(x):
-        parts = [x]
-        for slab in plan.slabs:
-            start = jnp.asarray(slab.starts, jnp.int32)[index]
-            part = lax.dynamic_slice_in_dim(x, start, slab.length, axis)
-            parts.append(lax.ppermute(part, names, slab.pairs))
-        buffer = lax.concatenate(parts, axis) if len(parts) > 1 else x
+        buffer = _with_slabs(x, plan.slabs, axis, names, index)
         block, local = jnp.divmod(sources, in_block)
         offset = jnp.remainder(block - index, plan.devices)
         base = jnp.asarray(plan.base, jnp.int32)[offset]
