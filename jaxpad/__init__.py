@@ -1,7 +1,7 @@
 """jaxpad: differentiable padding and broadcasting primitives for JAX."""
 
 import jaxpad._interpreters  # noqa: F401  (jet, sparsify and roofline rules)
-from jaxpad import modes, nn, numpy, policies
+from jaxpad import image, modes, nn, numpy, policies
 from jaxpad._broadcast import broadcast, broadcast_p
 from jaxpad._dynamic_pad import dynamic_fold_p, dynamic_pad, dynamic_pad_p
 from jaxpad._halo import halo_pad
@@ -17,6 +17,7 @@ __all__ = [
     "dynamic_pad_p",
     "fold_p",
     "halo_pad",
+    "image",
     "modes",
     "nn",
     "numpy",

@@ -39,6 +39,7 @@ from jaxpad import _checks
 from jaxpad._compat import InconclusiveDimensionOperation
 from jaxpad._index_maps import (
     ARITHMETIC_MODES,
+    FRACTIONAL_MODES,
     MODES,
     SIDE_MODES,
     VALUE_MODES,
@@ -144,16 +145,29 @@ def is_one_mode_pad(mode: str | Sides, pad_value: Any) -> TypeGuard[str]:
     )
 
 
+_FORMULAS = {
+    "dirichlet": "2 * value - mirror",
+    "neumann": "mirror -/+ (2k - 1) * value",
+    "antisymmetric": "-mirror",
+    "smooth": "x[0] + k * (x[0] - x[1])",
+    "line": "x[0] + k * (x[0] - x[n-1]) / (n - 1)",
+}
+
+
 def check_dtype(fn_name: str, modes: Sides, dtype) -> None:
-    arithmetic = sorted({side for pair in modes for side in pair} & set(ARITHMETIC_MODES))
+    sides = {side for pair in modes for side in pair}
+    arithmetic = sorted(sides & set(ARITHMETIC_MODES))
     if arithmetic and np.dtype(dtype) == np.bool_:
-        formula = {
-            "dirichlet": "2 * value - mirror",
-            "neumann": "mirror -/+ (2k - 1) * value",
-        }.get(arithmetic[0], "2 * edge - mirror")
+        formula = _FORMULAS.get(arithmetic[0], "2 * edge - mirror")
         raise TypeError(
             f"{fn_name}: mode {arithmetic[0]!r} computes {formula}, which needs a "
             f"numeric x; got x of dtype bool."
+        )
+    fractional = sorted(sides & set(FRACTIONAL_MODES))
+    if fractional and not jnp.issubdtype(dtype, jnp.inexact):
+        raise TypeError(
+            f"{fn_name}: mode {fractional[0]!r} computes {_FORMULAS[fractional[0]]}, "
+            f"whose fractions need a floating or complex x; got x of dtype {np.dtype(dtype)}."
         )
 
 
@@ -484,6 +498,7 @@ def halo_args(
     halo_begin = _halo_widths(fn_name, "halo_begin", halo_begin, ndim)
     halo_end = _halo_widths(fn_name, "halo_end", halo_end, ndim)
     names = _axis_names(fn_name, axis_names, ndim)
+    _check_local_modes(fn_name, mode, x.shape, names, halo_begin, halo_end)
     value, face_values = split_faces(fn_name, pad_value, mode, x.shape, x.dtype)
     if not face_values and is_one_mode_pad(mode, value):
         _checks.pad_value_operand(fn_name, value, mode, x.dtype)  # each piece converts it
@@ -505,6 +520,26 @@ def halo_args(
         value=value,
         face_values=face_values or None,
     )
+
+
+def _check_local_modes(fn_name: str, mode: str | Sides, shape, names, begin, end) -> None:
+    """Refuses the sides that a block split over a mesh axis cannot pad from itself:
+    ``line`` reads both ends of the axis, ``smooth`` its first or last two elements."""
+    for axis, pair in enumerate(PadMode(mode, len(shape)).sides):
+        if names[axis] is None or not (begin[axis] or end[axis]):
+            continue
+        if "line" in pair:
+            raise ValueError(
+                f"{fn_name}: mode 'line' on axis {axis}, which axis_names splits over "
+                f"{names[axis]}: the line runs through both ends of the whole axis, and "
+                "a block holds one end at most. Pad that axis before splitting it."
+            )
+        if "smooth" in pair and shape[axis] < 2:
+            raise ValueError(
+                f"{fn_name}: mode 'smooth' on axis {axis} extrapolates the slope of the "
+                f"edge block's two outermost elements; the blocks along that axis hold "
+                f"x.shape[{axis}]={shape[axis]}. Split it into blocks of at least 2."
+            )
 
 
 def derived_halo(args: PadArgs, x: Any, halo_begin, halo_end, mode: str | Sides) -> PadArgs:

@@ -59,12 +59,10 @@ from jax.typing import ArrayLike
 from jaxpad import _checks
 from jaxpad._chunks import over_chunks
 from jaxpad._once import computed_once
+from jaxpad._sampling._kernels import A_TORCH, cubic_weights
 
 MODES = ("bilinear", "nearest", "bicubic")
 PADDING_MODES = ("zeros", "border", "reflection")
-
-# torch's cubic convolution constant (aten's UpSample.h, GridSamplerKernel.cpp).
-_A = -0.75
 
 # The backward's chunk of points (``over_chunks``): a tap's rows of a chunk in bytes.
 # (8, 64, 64, 64), bilinear reflection, forward and backward (benchmarks/grid_sample.py's
@@ -122,21 +120,6 @@ def _reduced(u, size: int, padding_mode: str, align_corners: bool, reach: int):
     return jnp.clip(u, -reach - 1, size + reach)
 
 
-def _cubic_weights(t):
-    """torch's cubic convolution coefficients of ``t`` in [0, 1), in torch's order of
-    operations (``get_cubic_coefficients``)."""
-    a = _A
-    x = t + 1
-    w0 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    x = t
-    w1 = ((a + 2) * x - (a + 3)) * x * x + 1
-    x = 1 - t
-    w2 = ((a + 2) * x - (a + 3)) * x * x + 1
-    x = 2 - t
-    w3 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    return [w0, w1, w2, w3]
-
-
 def _once_each(arrays):
     """``arrays`` (one shape and dtype) computed once: stacked through
     ``computed_once``."""
@@ -159,7 +142,7 @@ def _axis_taps(g, size: int, mode: str, padding_mode: str, align_corners: bool, 
     t = r - base
     offsets = np.arange(2) if mode == "bilinear" else np.arange(-1, 3)
     i = base.astype(jnp.int32)
-    weights = [1 - t, t] if mode == "bilinear" else _cubic_weights(t)
+    weights = [1 - t, t] if mode == "bilinear" else cubic_weights(t, A_TORCH)
     indices, valids = [], []
     for offset in offsets:
         idx, valid = _tap_index(i + int(offset), size, padding_mode, align_corners)

@@ -16,14 +16,21 @@ from jaxpad._compat import InconclusiveDimensionOperation
 MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 
 # Modes a side of an axis may have on top of MODES (docs/modes.md). Each is linear in
-# (x, pad_value): ``sign * x[source] + first * x[0] + last * x[n - 1] + value * v``,
-# with ``source`` the index map of its base mode (``side_coefficients``).
+# (x, pad_value): ``sign * x[source] + first * x[0] + second * x[1] + second_last *
+# x[n - 2] + last * x[n - 1] + value * v``, with ``source`` the index map of its base
+# mode (``side_coefficients``).
 ODD_MODES = ("reflect_odd", "symmetric_odd")
-SIDE_MODES = MODES + ODD_MODES + ("dirichlet", "neumann")
+# PyWavelets' and scipy.signal.upfirdn's extensions: the sign-flipped half-sample
+# mirror, the extrapolation of the edge's slope, the line through both ends.
+SIGNAL_MODES = ("antisymmetric", "smooth", "line")
+SIDE_MODES = MODES + ODD_MODES + ("dirichlet", "neumann") + SIGNAL_MODES
 # Sides that read the pad value, and sides whose ghost cells are arithmetic on x
-# (they need a numeric dtype).
+# (they need a numeric dtype; ``line``'s fractional coefficients a floating one).
 VALUE_MODES = ("constant", "dirichlet", "neumann")
-ARITHMETIC_MODES = ODD_MODES + ("dirichlet", "neumann")
+ARITHMETIC_MODES = ODD_MODES + ("dirichlet", "neumann") + SIGNAL_MODES
+FRACTIONAL_MODES = ("line",)
+# Sides read as ``edge`` on an axis of one element (no mirror, slope or line there).
+_EDGE_ON_ONE = ODD_MODES + ("smooth", "line")
 
 # Modes whose map repeats with a period; larger pads continue that period.
 _PERIODIC = ("reflect", "symmetric", "wrap")
@@ -41,6 +48,9 @@ def base_mode(mode: str) -> str:
         "symmetric_odd": "symmetric",
         "dirichlet": "symmetric",
         "neumann": "symmetric",
+        "antisymmetric": "symmetric",
+        "smooth": "edge",
+        "line": "edge",
     }
     return bases.get(mode, mode)
 
@@ -83,21 +93,41 @@ def source_index(mode: str, n: int, offsets, xp=np):
 @dataclasses.dataclass(frozen=True)
 class SideCoefficients:
     """Per output offset ``j`` of one axis: ``out[j] = sign * x[source(j)] +
-    first * x[0] + last * x[n - 1] + value * v``, where ``source`` is the index map
-    of the side's ``base_mode`` and ``v`` the side's pad value. Offsets in ``[0, n)``
-    copy (``sign`` 1, the rest 0). Each is the net coefficient on its element: where
-    ``source(j)`` is ``0`` (``n - 1``), ``first`` (``last``) is 0 and its share is in
-    ``sign``, so a zero coefficient means the element is not read at all."""
+    first * x[0] + second * x[1] + second_last * x[n - 2] + last * x[n - 1] +
+    value * v``, where ``source`` is the index map of the side's ``base_mode`` and
+    ``v`` the side's pad value. Offsets in ``[0, n)`` copy (``sign`` 1, the rest 0).
+    Each is the net coefficient on its element: where ``source(j)`` is one of the
+    named elements, that element's coefficient is 0 and its share is in ``sign``, and
+    on an axis of 2 or 3 elements the names that coincide are merged into one
+    (``second`` into ``last``, ``second_last`` into ``first`` or ``second``), so a
+    zero coefficient means the element is not read at all. The coefficients are
+    integers but for ``line``'s (``k / (n - 1)``)."""
 
     sign: np.ndarray
     first: np.ndarray
     last: np.ndarray
     value: np.ndarray
+    second: np.ndarray | None = None
+    second_last: np.ndarray | None = None
+
+    def edge_terms(self, n: int):
+        """``(coefficient, index)`` of each named element that a side may read; the
+        indices are distinct (``side_coefficients`` merged those that coincide)."""
+        terms = [(self.first, 0), (self.last, n - 1)]
+        if self.second is not None:
+            terms.append((self.second, 1))
+        if self.second_last is not None:
+            terms.append((self.second_last, n - 2))
+        return tuple(terms)
 
     def row_sum(self):
         """What the axis makes of a constant: the factor a value term of an earlier
         axis is carried through this one by."""
-        return self.sign + self.first + self.last
+        total = self.sign + self.first + self.last
+        for extra in (self.second, self.second_last):
+            if extra is not None:
+                total = total + extra
+        return total
 
 
 def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> SideCoefficients:
@@ -108,18 +138,26 @@ def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> S
     ``2 n``), ``2 x[edge] - x[mirror]``. Each period further out adds
     ``2 (x[n - 1] - x[0])``, numpy's cumulative odd reflection. ``dirichlet`` is
     ``2 v - symmetric``: odd about the value ``v`` at the face, at every width.
-    ``periods_before`` adds whole periods to each side's count (traced pads reduced
-    to a small equivalent one, ``_lowering._sided``).
+    ``antisymmetric`` is the symmetric mirror with its mirrored cells negated
+    (PyWavelets'): ``-x[k]`` in cell ``-1-k``, ``+x[n-1-k]`` one axis length further,
+    period ``2 n``. ``smooth`` continues the edge's slope, ``(1 + k) x[0] - k x[1]``
+    ``k`` cells out, and ``line`` the line through both ends, ``x[0] - k (x[n-1] -
+    x[0]) / (n - 1)`` (mirrored at the end). ``periods_before`` adds whole periods to
+    each side's count (traced pads reduced to a small equivalent one,
+    ``_lowering._sided``).
     """
     begin = offsets < 0
     end = offsets >= n
     zeros = xp.zeros_like(offsets)
     sign, first, last, value = zeros + 1, zeros, zeros, zeros
+    second, second_last = zeros, zeros
+    reads_inner = False  # whether a side reads x[1] or x[n - 2] (smooth)
     for mode, region, extra in (
         (modes[0], begin, periods_before[0]),
         (modes[1], end, periods_before[1]),
     ):
-        mode = mode if n != 1 or mode not in ODD_MODES else "edge"
+        mode = mode if n != 1 or mode not in _EDGE_ON_ONE else "edge"
+        at_begin = region is begin
         if mode == "constant":
             sign = xp.where(region, 0, sign)
             value = xp.where(region, 1, value)
@@ -133,8 +171,31 @@ def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> S
             # reduction's period: 1 on an axis of one element).
             p = period("symmetric", n) if n > 1 else 1
             true_offsets = offsets + extra * p
-            beyond = -true_offsets if region is begin else true_offsets - n + 1
-            value = xp.where(region, (2 * beyond - 1) * (-1 if region is begin else 1), value)
+            beyond = -true_offsets if at_begin else true_offsets - n + 1
+            value = xp.where(region, (2 * beyond - 1) * (-1 if at_begin else 1), value)
+        elif mode == "antisymmetric":
+            # Sign only: the pattern repeats every 2 n cells (2 on an axis of one
+            # element), so the periods a traced pad skipped change nothing.
+            mirrored = xp.remainder(offsets, period("symmetric", n)) >= n
+            sign = xp.where(region & mirrored, -1, sign)
+        elif mode in ("smooth", "line"):
+            # ``k`` cells beyond the edge (its base mode, edge, reduces traced pads by
+            # periods of one cell).
+            beyond = -(offsets + extra) if at_begin else offsets + extra - (n - 1)
+            if mode == "smooth":
+                reads_inner = True
+                sign = xp.where(region, 1 + beyond, sign)
+                if at_begin:
+                    second = xp.where(region, -beyond, second)
+                else:
+                    second_last = xp.where(region, -beyond, second_last)
+            else:
+                slope = beyond / (n - 1)
+                sign = xp.where(region, 1 + slope, sign)
+                if at_begin:
+                    last = xp.where(region, -slope, last)
+                else:
+                    first = xp.where(region, -slope, first)
         elif mode in ODD_MODES:
             p = period(base_mode(mode), n)
             turns = xp.floor_divide(offsets, p) + extra
@@ -142,16 +203,30 @@ def side_coefficients(modes, n: int, offsets, xp=np, periods_before=(0, 0)) -> S
             sign = xp.where(region & mirrored, -1, sign)
             first = xp.where(region, -2 * turns, first)
             last = xp.where(region, 2 * turns + 2 * mirrored, last)
-            # Where the mirror is an edge element itself, its terms are one term:
-            # ``symmetric_odd``'s first ghost is ``x[0]``, not ``2 x[0] - x[0]``,
-            # which an infinite x[0] would turn into nan (docs/semantics.md,
-            # "Infinities and nan").
-            source = source_index(base_mode(mode), n, offsets, xp=xp)
-            at_first = region & (source == 0)
-            at_last = region & (source == n - 1)
-            sign = sign + xp.where(at_first, first, 0) + xp.where(at_last, last, 0)
-            first = xp.where(at_first, 0, first)
-            last = xp.where(at_last, 0, last)
+    if reads_inner and n <= 3:
+        # The inner elements are edge elements (n = 2) or one element (n = 3).
+        if n == 2:
+            first, last = first + second_last, last + second
+            second, second_last = zeros, zeros
+        else:
+            second, second_last = second + second_last, zeros
+    # Where the base mode reads a named element itself, its terms are one term:
+    # ``symmetric_odd``'s first ghost is ``x[0]``, not ``2 x[0] - x[0]``, which an
+    # infinite x[0] would turn into nan (docs/semantics.md, "Infinities and nan").
+    named = [first, last] + ([second, second_last] if reads_inner else [])
+    indices = [0, n - 1] + ([1, n - 2] if reads_inner else [])
+    for side_mode, region in ((modes[0], begin), (modes[1], end)):
+        if side_mode not in _EDGE_ON_ONE or n <= 1:  # no named terms to merge
+            continue
+        source = source_index(base_mode(side_mode), n, offsets, xp=xp)
+        for i, index in enumerate(indices):
+            here = region & (source == index)
+            sign = sign + xp.where(here, named[i], 0)
+            named[i] = xp.where(here, 0, named[i])
+    if reads_inner:
+        first, last, second, second_last = named
+        return SideCoefficients(sign, first, last, value, second, second_last)
+    first, last = named
     return SideCoefficients(sign, first, last, value)
 
 
@@ -175,10 +250,10 @@ class Piece:
     phase: int = 0
     inner: tuple[Piece, ...] = ()
     direct: bool = False
-    weights: tuple[int, ...] = ()
+    weights: tuple[float, ...] = ()
     # Per output position, what the cotangent is multiplied by before it folds
     # (a per-side pad's net sign); () for 1.
-    scale: tuple[int, ...] = ()
+    scale: tuple[float, ...] = ()
 
 
 def _runs(sources: np.ndarray, first_position: int) -> list[Piece]:

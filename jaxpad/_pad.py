@@ -62,9 +62,12 @@ def pad(
         ``"symmetric"`` (edge repeated), ``"wrap"`` (periodic), ``"reflect_odd"`` and
         ``"symmetric_odd"`` (numpy's ``reflect_type="odd"``: ``2 * edge - mirror``),
         ``"dirichlet"`` (``2 * pad_value - mirror``: odd about the value at the
-        face, a cell-centred Dirichlet wall) or ``"neumann"`` (``mirror -/+ (2k - 1)
+        face, a cell-centred Dirichlet wall), ``"neumann"`` (``mirror -/+ (2k - 1)
         * pad_value`` for the ghost ``k`` cells beyond the begin/end face: the value
-        is the jump across one cell, ``h * du/dx``) for every side of every axis; or a
+        is the jump across one cell, ``h * du/dx``), or PyWavelets' and
+        ``scipy.signal.upfirdn``'s ``"antisymmetric"`` (``-mirror``), ``"smooth"``
+        (the edge's slope continued) and ``"line"`` (the line through both ends;
+        floating ``x``) for every side of every axis; or a
         sequence with one entry per axis, each a mode for both its sides or a
         ``(begin, end)`` pair: ``("wrap", ("dirichlet", "symmetric"))``. Axes are
         padded in order, each reading the earlier ones' pads (numpy's order), and

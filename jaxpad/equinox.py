@@ -28,7 +28,7 @@ import equinox as eqx
 import jax
 from jax import lax
 
-from jaxpad import _window_ops
+from jaxpad import _interpolate, _window_ops
 from jaxpad._policy import PaddingPolicy
 
 __all__ = [
@@ -40,6 +40,9 @@ __all__ = [
     "ConvTranspose1d",
     "ConvTranspose2d",
     "ConvTranspose3d",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
 ]
 
 # Equinox's names (and "SYMMETRIC", which it lacks), then jaxpad's, upper-cased.
@@ -522,3 +525,81 @@ class ConvTranspose3d(ConvTranspose):
             3, in_channels, out_channels, kernel_size, stride, padding, output_padding,
             dilation, groups, use_bias, padding_mode, dtype, key=key,
         )  # fmt: skip
+
+
+class Upsample(eqx.Module):
+    """``torch.nn.Upsample``: ``jaxpad.nn.interpolate`` as a layer, on one example of
+    shape ``(channels, *spatial)`` (Equinox's convention; ``jax.vmap`` it over a batch).
+
+    Attributes:
+      size: as ``jaxpad.nn.interpolate``'s (and torch's).
+      scale_factor: as ``jaxpad.nn.interpolate``'s.
+      mode: as ``jaxpad.nn.interpolate``'s.
+      align_corners: as ``jaxpad.nn.interpolate``'s.
+      recompute_scale_factor: as ``jaxpad.nn.interpolate``'s.
+
+    Example:
+      >>> import jax.numpy as jnp, jaxpad.equinox
+      >>> up = jaxpad.equinox.Upsample(scale_factor=2, mode="bilinear")
+      >>> up(jnp.ones((3, 4, 5))).shape
+      (3, 8, 10)
+    """
+
+    size: Any = eqx.field(static=True, default=None)
+    scale_factor: Any = eqx.field(static=True, default=None)
+    mode: str = eqx.field(static=True, default="nearest")
+    align_corners: bool | None = eqx.field(static=True, default=None)
+    recompute_scale_factor: bool | None = eqx.field(static=True, default=None)
+
+    def __call__(self, x: jax.Array, *, key: jax.Array | None = None) -> jax.Array:
+        """Resizes ``x`` of shape ``(channels, *spatial)``."""
+        del key
+        if x.ndim not in (2, 3, 4):
+            raise ValueError(
+                f"jaxpad.equinox.{type(self).__name__}: x must have rank 2-4 (channels and "
+                f"1-3 spatial axes); got shape {x.shape}."
+            )
+        y = _interpolate.interpolate(
+            x[None],
+            self.size,
+            self.scale_factor,
+            self.mode,
+            self.align_corners,
+            self.recompute_scale_factor,
+        )
+        return y[0]
+
+
+class UpsamplingNearest2d(Upsample):
+    """``torch.nn.UpsamplingNearest2d``: ``Upsample`` with ``mode="nearest"``.
+
+    Example:
+      >>> import jax.numpy as jnp, jaxpad.equinox
+      >>> jaxpad.equinox.UpsamplingNearest2d(scale_factor=2)(jnp.ones((3, 4, 5))).shape
+      (3, 8, 10)
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None):
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = "nearest"
+        self.align_corners = None
+        self.recompute_scale_factor = None
+
+
+class UpsamplingBilinear2d(Upsample):
+    """``torch.nn.UpsamplingBilinear2d``: ``Upsample`` with ``mode="bilinear"`` and
+    ``align_corners=True`` (as torch's).
+
+    Example:
+      >>> import jax.numpy as jnp, jaxpad.equinox
+      >>> jaxpad.equinox.UpsamplingBilinear2d(size=(6, 7))(jnp.ones((3, 4, 5))).shape
+      (3, 6, 7)
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None):
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = "bilinear"
+        self.align_corners = True
+        self.recompute_scale_factor = None

@@ -13,6 +13,10 @@ or raise a ``ValueError`` that says why a name has no padding equivalent.
 | ``reflect`` | ``reflect`` | ``reflect`` | ``REFLECT`` | ``mirror`` | ``BORDER_REFLECT_101`` |
 | ``symmetric`` | ``symmetric`` (numpy) | | ``SYMMETRIC`` | ``reflect``, ``grid-mirror`` | ``BORDER_REFLECT`` |
 | ``wrap`` | ``wrap`` | ``circular`` | | ``wrap``, ``grid-wrap`` | ``BORDER_WRAP`` |
+
+PyWavelets' extension modes (``from_pywt``): ``zero`` is ``constant``, ``constant`` is
+``edge``, ``periodic`` is ``wrap``, ``antireflect`` is ``reflect_odd``; ``symmetric``,
+``reflect``, ``smooth`` and ``antisymmetric`` keep their names.
 """  # noqa: E501
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ __all__ = [
     "from_numpy",
     "from_onnx",
     "from_opencv",
+    "from_pywt",
     "from_scipy",
     "from_tensorflow",
     "from_torch",
@@ -57,6 +62,16 @@ _OPENCV = {
     "BORDER_REFLECT_101": (4, "reflect"),
     "BORDER_REFLECT101": (4, "reflect"),
     "BORDER_DEFAULT": (4, "reflect"),
+}
+_PYWT = {
+    "zero": "constant",
+    "constant": "edge",
+    "symmetric": "symmetric",
+    "reflect": "reflect",
+    "periodic": "wrap",
+    "smooth": "smooth",
+    "antisymmetric": "antisymmetric",
+    "antireflect": "reflect_odd",
 }
 _OPENCV_TRANSPARENT = 5
 _OPENCV_ISOLATED = 16
@@ -248,3 +263,41 @@ def from_opencv(border_type: int | str) -> str:
                 return mode
     known = ", ".join(f"{name} ({value})" for name, (value, _) in _OPENCV.items())
     raise ValueError(f"{fn}: {border_type!r} is not one of OpenCV's border types: {known}.")
+
+
+def from_pywt(mode: str) -> str:
+    """The jaxpad mode of a PyWavelets signal extension mode (``pywt.Modes``).
+
+    PyWavelets' ``constant`` repeats the edge sample (jaxpad's ``"edge"``; its
+    ``zero`` is jaxpad's ``"constant"``), and ``antireflect`` is numpy's odd
+    reflection (``"reflect_odd"``). ``jaxpad.pad`` in the translated mode equals
+    ``pywt.pad`` at every width, on axes of at least 2 elements for ``smooth``
+    (PyWavelets reads past a one-element axis there; jaxpad repeats it, as edge).
+
+    Args:
+      mode: ``"zero"``, ``"constant"``, ``"symmetric"``, ``"reflect"``,
+        ``"periodic"``, ``"smooth"``, ``"antisymmetric"`` or ``"antireflect"``.
+
+    Returns:
+      The name to pass as ``jaxpad.pad``'s ``mode``.
+
+    Raises:
+      ValueError: for an unknown name, and for ``"periodization"``, which is not a
+        pad (PyWavelets' transforms keep ``ceil(n / 2)`` coefficients; its ``pad``
+        first repeats the last sample of an odd axis, then wraps).
+
+    Example:
+      >>> from jaxpad import modes
+      >>> modes.from_pywt("constant"), modes.from_pywt("zero"), modes.from_pywt("antireflect")
+      ('edge', 'constant', 'reflect_odd')
+    """
+    fn = "jaxpad.modes.from_pywt"
+    if mode == "periodization":
+        raise ValueError(
+            f"{fn}: mode='periodization' is not a pad: PyWavelets' transforms keep "
+            "ceil(n / 2) coefficients per level, and pywt.pad extends an odd axis by its "
+            "last sample before wrapping, so its result is not x padded. pywt.pad's "
+            "result is the 'wrap' pad of x grown by one 'edge' sample at the end of each "
+            "odd axis; 'periodic' translates to 'wrap'."
+        )
+    return _lookup(fn, _PYWT, mode, "PyWavelets")

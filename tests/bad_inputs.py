@@ -48,9 +48,9 @@ ROWS = [
         'jaxpad.pad(jnp.ones(3), [1], [1], "mirror")',
         "ValueError",
         "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', 'wrap', "
-        "'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. Other "
-        "frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
-        "from_scipy, from_opencv, from_onnx, from_numpy).",
+        "'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann', 'antisymmetric', 'smooth', "
+        "'line'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
+        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.pad",
@@ -166,9 +166,9 @@ ROWS = [
         'jaxpad.dynamic_pad(jnp.ones(3), [1], (5,), "mirror")',
         "ValueError",
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. "
-        "Other frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
-        "from_scipy, from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann', 'antisymmetric', "
+        "'smooth', 'line'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
+        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -474,9 +474,9 @@ ROWS = [
         'axis_name="i")(jnp.ones((2, 4, 3)))',
         "ValueError",
         "jaxpad.halo_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. "
-        "Other frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
-        "from_scipy, from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann', 'antisymmetric', "
+        "'smooth', 'line'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
+        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.halo_pad",
@@ -702,9 +702,9 @@ ROWS = [
         "jaxpad.pad(jnp.ones((2, 2)), (1, 1), (1, 1), (('wrap', 'mirror'), 'edge'))",
         "ValueError",
         "jaxpad.pad: mode[0][1] must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'. "
-        "Other frameworks' names translate with jaxpad.modes (from_torch, from_tensorflow, "
-        "from_scipy, from_opencv, from_onnx, from_numpy).",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann', 'antisymmetric', "
+        "'smooth', 'line'; got 'mirror'. Other frameworks' names translate with jaxpad.modes "
+        "(from_torch, from_tensorflow, from_scipy, from_opencv, from_onnx, from_numpy).",
     ),
     Row(
         "jaxpad.pad",
@@ -840,6 +840,76 @@ ROWS = [
         "TypeError",
         "jaxpad.pad: mode 'neumann' computes mirror -/+ (2k - 1) * value, which needs a "
         "numeric x; got x of dtype bool.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "antisymmetric on a bool array",
+        "jaxpad.pad(jnp.ones(3, bool), [1], [1], 'antisymmetric')",
+        "TypeError",
+        "jaxpad.pad: mode 'antisymmetric' computes -mirror, which needs a numeric x; got x "
+        "of dtype bool.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "smooth on a bool array",
+        "jaxpad.pad(jnp.ones(3, bool), [1], [1], [('edge', 'smooth')])",
+        "TypeError",
+        "jaxpad.pad: mode 'smooth' computes x[0] + k * (x[0] - x[1]), which needs a numeric "
+        "x; got x of dtype bool.",
+    ),
+    Row(
+        "jaxpad.pad",
+        "line on an integer array",
+        "jaxpad.pad(jnp.arange(4), [2], [2], 'line')",
+        "TypeError",
+        "jaxpad.pad: mode 'line' computes x[0] + k * (x[0] - x[n-1]) / (n - 1), whose "
+        "fractions need a floating or complex x; got x of dtype int32.",
+    ),
+    Row(
+        "jaxpad.dynamic_pad",
+        "line on an integer array",
+        "jaxpad.dynamic_pad(jnp.arange(4), [2], (8,), 'line')",
+        "TypeError",
+        "jaxpad.dynamic_pad: mode 'line' computes x[0] + k * (x[0] - x[n-1]) / (n - 1), "
+        "whose fractions need a floating or complex x; got x of dtype int32.",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "line on a split axis (reads both ends of the whole axis)",
+        "jaxpad.halo_pad(jnp.ones(8), [2], [2], 'line', axis_names=['i'])",
+        "ValueError",
+        "jaxpad.halo_pad: mode 'line' on axis 0, which axis_names splits over ('i',): the "
+        "line runs through both ends of the whole axis, and a block holds one end at most. "
+        "Pad that axis before splitting it.",
+    ),
+    Row(
+        "jaxpad.halo_pad",
+        "smooth on blocks of one element",
+        "jaxpad.halo_pad(jnp.ones((1, 3)), [1, 0], [0, 0], 'smooth', axis_names=['i', None])",
+        "ValueError",
+        "jaxpad.halo_pad: mode 'smooth' on axis 0 extrapolates the slope of the edge block's "
+        "two outermost elements; the blocks along that axis hold x.shape[0]=1. Split it into "
+        "blocks of at least 2.",
+    ),
+    Row(
+        "jaxpad.modes.from_pywt",
+        "unknown name",
+        "jaxpad.modes.from_pywt('edge')",
+        "ValueError",
+        "jaxpad.modes.from_pywt: 'edge' is not one of PyWavelets's modes: 'zero', "
+        "'constant', 'symmetric', 'reflect', 'periodic', 'smooth', 'antisymmetric', "
+        "'antireflect'.",
+    ),
+    Row(
+        "jaxpad.modes.from_pywt",
+        "periodization (not a pad)",
+        "jaxpad.modes.from_pywt('periodization')",
+        "ValueError",
+        "jaxpad.modes.from_pywt: mode='periodization' is not a pad: PyWavelets' transforms "
+        "keep ceil(n / 2) coefficients per level, and pywt.pad extends an odd axis by its "
+        "last sample before wrapping, so its result is not x padded. pywt.pad's result is "
+        "the 'wrap' pad of x grown by one 'edge' sample at the end of each odd axis; "
+        "'periodic' translates to 'wrap'.",
     ),
     Row(
         "jaxpad.dynamic_pad",
@@ -1218,6 +1288,147 @@ ROWS = [
         "traced kernel use jaxpad.nn.conv.",
     ),
     Row(
+        "jaxpad.scipy.signal.savgol_filter",
+        "polyorder not below window_length",
+        "jaxpad.scipy.signal.savgol_filter(jnp.ones(9), 5, 5)",
+        "ValueError",
+        "jaxpad.scipy.signal.savgol_filter: polyorder must be less than window_length; "
+        "got polyorder=5 and window_length=5.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_filter",
+        "an interp window longer than the signal",
+        "jaxpad.scipy.signal.savgol_filter(jnp.ones(4), 5, 2)",
+        "ValueError",
+        "jaxpad.scipy.signal.savgol_filter: with mode='interp', window_length must be "
+        "at most the size of x along axis (4); got window_length=5.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_filter",
+        "an unknown mode",
+        'jaxpad.scipy.signal.savgol_filter(jnp.ones(9), 5, 2, mode="reflect")',
+        "ValueError",
+        "jaxpad.scipy.signal.savgol_filter: mode must be one of 'mirror', 'constant', "
+        "'nearest', 'wrap', 'interp'; got 'reflect'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_filter",
+        "a float window_length",
+        "jaxpad.scipy.signal.savgol_filter(jnp.ones(9), 5.0, 2)",
+        "TypeError",
+        "jaxpad.scipy.signal.savgol_filter: window_length must be an int; got 5.0.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_filter",
+        "complex input",
+        "jaxpad.scipy.signal.savgol_filter(jnp.ones(9, complex), 5, 2)",
+        "TypeError",
+        "jaxpad.scipy.signal.savgol_filter: x must be real (scipy drops the imaginary "
+        "part with a ComplexWarning); got dtype complex64.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_coeffs",
+        "pos past the window",
+        "jaxpad.scipy.signal.savgol_coeffs(5, 2, pos=5)",
+        "ValueError",
+        "jaxpad.scipy.signal.savgol_coeffs: pos must be nonnegative and less than "
+        "window_length (5); got 5.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_coeffs",
+        "an unknown use",
+        'jaxpad.scipy.signal.savgol_coeffs(5, 2, use="corr")',
+        "ValueError",
+        "jaxpad.scipy.signal.savgol_coeffs: use must be 'conv' or 'dot'; got 'corr'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "up below 1",
+        "jaxpad.scipy.signal.upfirdn([1.0], jnp.ones(4), 0)",
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: up must be at least 1; got 0.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "a non-integer down",
+        "jaxpad.scipy.signal.upfirdn([1.0], jnp.ones(4), 1, 1.5)",
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: down must be an integer; got 1.5.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "an unknown mode",
+        'jaxpad.scipy.signal.upfirdn([1.0], jnp.ones(4), mode="mirror")',
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: mode must be one of 'constant', 'wrap', 'edge', "
+        "'smooth', 'symmetric', 'reflect', 'antisymmetric', 'antireflect', 'line'; got "
+        "'mirror'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "a 2-D filter",
+        "jaxpad.scipy.signal.upfirdn(np.ones((2, 2)), jnp.ones(4))",
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: h must be 1-D and non-empty; got shape (2, 2).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "an empty signal",
+        "jaxpad.scipy.signal.upfirdn([1.0, 1.0], jnp.ones(0))",
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: x must not be empty along axis; got shape (0,).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "a two-sample mode on one sample",
+        'jaxpad.scipy.signal.upfirdn([1.0, 1.0], jnp.ones(1), mode="line")',
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: mode 'line' extends the signal from two samples "
+        "or more; x has 1 along axis.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.resample_poly",
+        "an unknown padtype",
+        'jaxpad.scipy.signal.resample_poly(jnp.ones(8), 2, 1, padtype="")',
+        "ValueError",
+        "jaxpad.scipy.signal.resample_poly: padtype must be one of 'constant', 'wrap', "
+        "'edge', 'smooth', 'symmetric', 'reflect', 'antisymmetric', 'antireflect', "
+        "'line', 'mean', 'median', 'maximum', 'minimum'; got ''.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.resample_poly",
+        "cval with another padtype",
+        'jaxpad.scipy.signal.resample_poly(jnp.ones(8), 2, 1, padtype="mean", cval=1.0)',
+        "ValueError",
+        "jaxpad.scipy.signal.resample_poly: cval is read only with padtype='constant'; "
+        "got cval=1.0 with padtype='mean'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.resample_poly",
+        "a non-integer up",
+        "jaxpad.scipy.signal.resample_poly(jnp.ones(8), 1.3, 2)",
+        "ValueError",
+        "jaxpad.scipy.signal.resample_poly: up must be an integer; got 1.3.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.resample_poly",
+        "an unknown window",
+        'jaxpad.scipy.signal.resample_poly(jnp.ones(8), 2, 1, window="dpss")',
+        "ValueError",
+        "jaxpad.scipy.signal.resample_poly: window must be one of 'bartlett', "
+        "'blackman', 'blackmanharris', 'boxcar', 'cosine', 'gaussian', 'hamming', "
+        "'hann', 'kaiser', 'nuttall', 'triang' (a name, or a tuple (name, parameter) "
+        "for 'kaiser' (beta) and 'gaussian' (std)), a float (a Kaiser window's beta) "
+        "or an array of filter taps; got 'dpss'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.resample_poly",
+        "a 2-D window",
+        "jaxpad.scipy.signal.resample_poly(jnp.ones(8), 2, 1, window=np.eye(2))",
+        "ValueError",
+        "jaxpad.scipy.signal.resample_poly: window must be 1-D and non-empty; got shape (2, 2).",
+    ),
+    Row(
         "jaxpad.scipy.ndimage.correlate",
         "a complex cval for a real input (a complex kernel)",
         'jaxpad.scipy.ndimage.correlate(jnp.ones(3), np.array([1, 1j]), mode="constant", cval=1j)',
@@ -1587,6 +1798,393 @@ ROWS = [
         "jaxpad.scipy.ndimage.geometric_transform(jnp.ones(4), (1.0,))",
         "TypeError",
         "jaxpad.scipy.ndimage.geometric_transform: mapping must be a callable; got (1.0,).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.lfilter",
+        "a[0] == 0",
+        "jaxpad.scipy.signal.lfilter(jnp.ones(2), jnp.array([0.0, 1.0]), jnp.ones(5))",
+        "ValueError",
+        "jaxpad.scipy.signal.lfilter: a[0] must be nonzero; got a = [0.0, 1.0].",
+    ),
+    Row(
+        "jaxpad.scipy.signal.lfilter",
+        "a zi of the wrong shape",
+        "jaxpad.scipy.signal.lfilter(jnp.ones(3), jnp.ones(1), jnp.ones((2, 5)), zi=jnp.ones((2, "
+        "3)))",
+        "ValueError",
+        "jaxpad.scipy.signal.lfilter: zi must have shape (2, 2) (x's shape with axis 1 of length "
+        "max(len(a), len(b)) - 1 = 2; other dimensions may be 1); got shape (2, 3).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.sosfilt",
+        "an sos not of shape (n, 6)",
+        "jaxpad.scipy.signal.sosfilt(jnp.ones((2, 5)), jnp.ones(8))",
+        "ValueError",
+        "jaxpad.scipy.signal.sosfilt: sos must have shape (n_sections, 6); got shape (2, 5).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.sosfilt",
+        "a zi of the wrong shape",
+        "jaxpad.scipy.signal.sosfilt(jnp.ones((1, 6)), jnp.ones(8), zi=jnp.ones((2, 2)))",
+        "ValueError",
+        "jaxpad.scipy.signal.sosfilt: zi must have shape (1, 2) (n_sections, then x's shape with "
+        "axis 0 of length 2); got shape (2, 2).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "padlen past the signal",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(8), padlen=8)",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: padlen must be less than x's length along axis (8); got 8.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "the default padding past the signal",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(3), jnp.ones(1), jnp.ones(8))",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: x's length along axis (8) must be greater than the padding "
+        "(9: 3 * ntaps when padlen is None).",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "an unknown padtype",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), padtype='reflect')",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: padtype must be 'odd', 'even', 'constant' or None; got "
+        "'reflect'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "method 'gust' (not implemented)",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), method='gust')",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: method must be 'pad' ('gust', Gustafsson's initial "
+        "conditions, is not implemented); got 'gust'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "irlen without method 'gust'",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), irlen=5)",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: irlen is read by method='gust' only; got irlen=5.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.sosfiltfilt",
+        "an unknown padtype",
+        "jaxpad.scipy.signal.sosfiltfilt(jnp.ones((1, 6)), jnp.ones(20), padtype='wrap')",
+        "ValueError",
+        "jaxpad.scipy.signal.sosfiltfilt: padtype must be 'odd', 'even', 'constant' or None; got "
+        "'wrap'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.decimate",
+        "a non-integer q",
+        "jaxpad.scipy.signal.decimate(jnp.ones(40), 2.5)",
+        "TypeError",
+        "jaxpad.scipy.signal.decimate: q must be an int; got 2.5.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.decimate",
+        "q below 1",
+        "jaxpad.scipy.signal.decimate(jnp.ones(40), 0)",
+        "ValueError",
+        "jaxpad.scipy.signal.decimate: q must be at least 1; got 0.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.decimate",
+        "an unknown ftype",
+        "jaxpad.scipy.signal.decimate(jnp.ones(40), 2, ftype='cheby')",
+        "ValueError",
+        "jaxpad.scipy.signal.decimate: ftype must be 'iir' or 'fir' (a dlti filter is not taken); "
+        "got 'cheby'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.lfilter_zi",
+        "a with no nonzero coefficient",
+        "jaxpad.scipy.signal.lfilter_zi(jnp.ones(2), jnp.zeros(2))",
+        "ValueError",
+        "jaxpad.scipy.signal.lfilter_zi: a must have a nonzero coefficient; got [0.0, 0.0].",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "unknown method",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "bilinearx")',
+        "ValueError",
+        "jaxpad.image.resize: method must be one of 'nearest', 'linear', 'bilinear', "
+        "'trilinear', 'triangle', 'cubic', 'bicubic', 'tricubic', 'cubic-pytorch', "
+        "'bicubic-pytorch', 'lanczos3', 'lanczos5', 'area', 'lanczos4', 'box', 'hamming', "
+        "'gaussian', 'mitchellcubic' (or a jax.image.ResizeMethod); got 'bilinearx'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "shape of the wrong length",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4,), "linear")',
+        "ValueError",
+        "jaxpad.image.resize: shape must have one entry per axis of image (image.ndim=2); "
+        "got 1: (4,).",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "a negative size",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, -1), "linear")',
+        "ValueError",
+        "jaxpad.image.resize: shape must be non-negative; got (4, -1).",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "a fractional size",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 2.5), "linear")',
+        "TypeError",
+        "jaxpad.image.resize: shape must be a sequence of ints; got (4, 2.5).",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "unknown coordinate_transformation_mode",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", '
+        'coordinate_transformation_mode="corners")',
+        "ValueError",
+        "jaxpad.image.resize: coordinate_transformation_mode must be one of 'half_pixel', "
+        "'half_pixel_symmetric', 'pytorch_half_pixel', 'align_corners', 'asymmetric', "
+        "'tf_half_pixel_for_nn', 'tf_crop_and_resize'; got 'corners'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "nearest_mode with a kernel method",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", nearest_mode="floor")',
+        "ValueError",
+        "jaxpad.image.resize: nearest_mode is for method 'nearest'; got method 'linear' "
+        "with nearest_mode 'floor'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "unknown nearest_mode",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "nearest", nearest_mode="round")',
+        "ValueError",
+        "jaxpad.image.resize: nearest_mode must be one of 'round_prefer_floor', "
+        "'round_prefer_ceil', 'floor', 'ceil', 'simple'; got 'round'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "cubic_coeff_a with a non-cubic method",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", cubic_coeff_a=-0.75)',
+        "ValueError",
+        "jaxpad.image.resize: cubic_coeff_a is for the cubic methods; got method 'linear' "
+        "with cubic_coeff_a -0.75.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "exclude_outside with mode",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "cubic", exclude_outside=True, mode="wrap")',
+        "ValueError",
+        "jaxpad.image.resize: mode reads the taps that exclude_outside drops; got "
+        "exclude_outside=True with mode 'wrap'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "exclude_outside with nearest",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "nearest", exclude_outside=True)',
+        "ValueError",
+        "jaxpad.image.resize: exclude_outside is for the kernel methods (a nearest tap "
+        "has no others to renormalize over); got method 'nearest' with "
+        "exclude_outside=True.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "roi without tf_crop_and_resize",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", roi=[0, 0, 1, 1])',
+        "ValueError",
+        "jaxpad.image.resize: roi is for coordinate_transformation_mode "
+        "'tf_crop_and_resize'; got 'half_pixel'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "roi of the wrong length",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", '
+        'coordinate_transformation_mode="tf_crop_and_resize", roi=[0, 1])',
+        "ValueError",
+        "jaxpad.image.resize: roi must have 2 * image.ndim = 4 entries; got 2: (0.0, 1.0).",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "extrapolation_value nothing reads",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", extrapolation_value=1.0)',
+        "ValueError",
+        "jaxpad.image.resize: extrapolation_value is read by "
+        "coordinate_transformation_mode 'tf_crop_and_resize' or mode 'constant' only; got "
+        "1.0 with 'half_pixel' and mode None.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "unknown mode",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", mode="mirror")',
+        "ValueError",
+        "jaxpad.image.resize: mode must be one of 'edge', 'constant', 'reflect', "
+        "'symmetric', 'wrap'; got 'mirror'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "mode of the wrong length",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", mode=("edge", "wrap", "wrap"))',
+        "ValueError",
+        "jaxpad.image.resize: mode must be one mode or one per axis of image "
+        "(image.ndim=2); got 3: ('edge', 'wrap', 'wrap').",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "area with other coordinates",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "area", '
+        'coordinate_transformation_mode="align_corners")',
+        "ValueError",
+        "jaxpad.image.resize: method 'area' takes the half-pixel coordinates only; got "
+        "coordinate_transformation_mode 'align_corners'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "scales of the wrong length",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", scales=(2.0,))',
+        "ValueError",
+        "jaxpad.image.resize: scales must have one entry per axis (image.ndim=2); got 1: (2.0,).",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "antialias not a bool",
+        'jaxpad.image.resize(jnp.ones((2, 3)), (4, 6), "linear", antialias="yes")',
+        "TypeError",
+        "jaxpad.image.resize: antialias must be a bool; got 'yes'.",
+    ),
+    Row(
+        "jaxpad.image.resize",
+        "an empty axis to a non-empty one",
+        'jaxpad.image.resize(jnp.ones((0, 3)), (4, 6), "linear")',
+        "ValueError",
+        "jaxpad.image.resize: cannot resize an empty axis to a non-empty one; got "
+        "image.shape (0, 3) and shape (4, 6).",
+    ),
+    Row(
+        "jaxpad.image.scale_and_translate",
+        "nearest",
+        'jaxpad.image.scale_and_translate(jnp.ones(4), (8,), (0,), [2.0], [0.0], "nearest")',
+        "ValueError",
+        "jaxpad.image.scale_and_translate: method 'nearest' is not supported here (as in "
+        "jax.image); use jaxpad.image.resize; got 'nearest'.",
+    ),
+    Row(
+        "jaxpad.image.scale_and_translate",
+        "scale of the wrong length",
+        "jaxpad.image.scale_and_translate(jnp.ones(4), (8,), (0,), [2.0, 1.0], [0.0])",
+        "ValueError",
+        "jaxpad.image.scale_and_translate: scale must have one entry per axis of "
+        "spatial_dims (1); got 2: (2.0, 1.0).",
+    ),
+    Row(
+        "jaxpad.image.scale_and_translate",
+        "a non-positive scale",
+        "jaxpad.image.scale_and_translate(jnp.ones(4), (8,), (0,), [0.0], [0.0])",
+        "ValueError",
+        "jaxpad.image.scale_and_translate: scale must be positive and finite; got (0.0,).",
+    ),
+    Row(
+        "jaxpad.image.scale_and_translate",
+        "an axis outside spatial_dims resized",
+        "jaxpad.image.scale_and_translate(jnp.ones((2, 4)), (3, 8), (1,), [2.0], [0.0])",
+        "ValueError",
+        "jaxpad.image.scale_and_translate: an axis outside spatial_dims must keep its "
+        "size; got image.shape (2, 4) and shape (3, 8) (spatial_dims=(1,)).",
+    ),
+    Row(
+        "jaxpad.image.scale_and_translate",
+        "mode with a traced scale",
+        "jax.jit(lambda s: jaxpad.image.scale_and_translate(jnp.ones(4), "
+        '(8,), (0,), s, jnp.zeros(1), mode="wrap"))(jnp.ones(1))',
+        "TypeError",
+        "jaxpad.image.scale_and_translate: mode needs a concrete scale and translation "
+        "(its taps are planned before tracing); got a traced scale.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "size and scale_factor both",
+        "nn.interpolate(jnp.ones((1, 1, 4)), size=8, scale_factor=2)",
+        "ValueError",
+        "jaxpad.nn.interpolate: exactly one of size and scale_factor must be given; got "
+        "size=8, scale_factor=2.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "neither size nor scale_factor",
+        "nn.interpolate(jnp.ones((1, 1, 4)))",
+        "ValueError",
+        "jaxpad.nn.interpolate: exactly one of size and scale_factor must be given; got "
+        "size=None, scale_factor=None.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "unknown mode",
+        'nn.interpolate(jnp.ones((1, 1, 4)), size=8, mode="cubic")',
+        "ValueError",
+        "jaxpad.nn.interpolate: mode must be one of 'nearest', 'nearest-exact', 'linear', "
+        "'bilinear', 'bicubic', 'trilinear', 'area'; got 'cubic'.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "a mode that does not fit the rank",
+        'nn.interpolate(jnp.ones((1, 1, 4)), size=8, mode="bilinear")',
+        "ValueError",
+        "jaxpad.nn.interpolate: mode 'bilinear' needs a 4-D input; got 3-D (shape (1, 1, 4)).",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "align_corners with nearest",
+        "nn.interpolate(jnp.ones((1, 1, 4)), size=8, align_corners=True)",
+        "ValueError",
+        "jaxpad.nn.interpolate: align_corners can only be set with the interpolating "
+        "modes 'linear', 'bilinear', 'bicubic', 'trilinear'; got mode 'nearest'.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "antialias with linear",
+        'nn.interpolate(jnp.ones((1, 1, 4)), size=2, mode="linear", antialias=True)',
+        "ValueError",
+        "jaxpad.nn.interpolate: antialias is for modes 'bilinear' and 'bicubic' (4-D "
+        "input); got mode 'linear'.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "size of the wrong length",
+        "nn.interpolate(jnp.ones((1, 1, 4, 4)), size=(8, 8, 8))",
+        "ValueError",
+        "jaxpad.nn.interpolate: size must have one entry per spatial axis of input (2); "
+        "got 3: (8, 8, 8).",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "an empty output",
+        "nn.interpolate(jnp.ones((1, 1, 4)), scale_factor=0.2)",
+        "ValueError",
+        "jaxpad.nn.interpolate: input and output sizes should be greater than 0; got "
+        "input spatial size (4,) and output size (0,).",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "recompute_scale_factor with size",
+        "nn.interpolate(jnp.ones((1, 1, 4)), size=8, recompute_scale_factor=True)",
+        "ValueError",
+        "jaxpad.nn.interpolate: recompute_scale_factor is not meaningful with an explicit "
+        "size; got size=8.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "an integer input to an interpolating mode",
+        'nn.interpolate(jnp.ones((1, 1, 4), jnp.int32), size=8, mode="linear")',
+        "TypeError",
+        "jaxpad.nn.interpolate: mode 'linear' needs a floating input; got dtype int32.",
+    ),
+    Row(
+        "jaxpad.nn.interpolate",
+        "a 2-D input",
+        "nn.interpolate(jnp.ones((4, 4)), size=8)",
+        "ValueError",
+        "jaxpad.nn.interpolate: input must be 3-D, 4-D or 5-D (batch, channels and 1-3 "
+        "spatial axes); got an array of shape (4, 4).",
     ),
 ]
 

@@ -43,6 +43,8 @@ import jax
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.costs import function_id
+from tests.costs import load as load_costs
 from tests.devices import cpu_device_count
 
 jax.config.update("jax_num_cpu_devices", cpu_device_count())
@@ -301,6 +303,30 @@ _MAX_CLASSES = 12
 _ALL_KEEP = 0.1
 
 
+# --all's budget for one test function's cases, in seconds on 2 quiet cores, from the
+# committed profile (tests/COSTS.json, tests/costs.py). A function whose sample would
+# cost more runs as many cases as fit, at least one, drawn by the seed without covers:
+# its classes rotate from commit to commit instead of all running on each, and
+# --every-case (a nightly) still runs them all. A list marked EVERY_CASE (forms, rules,
+# catalogue rows) runs whole whatever it costs. Applied to the profile of 072e971's
+# --all (1,100 worker seconds on 2 quiet cores, and 340 of its xla_defaults run), 2 s
+# kept an estimated 58% and 56% of them, 3 s 65% and 60%, 5 s 74% (2026-12-06): CI's
+# 10 minutes with the resize and signal suites needed 2 (docs/development.md, "The
+# test budget").
+_ALL_GROUP_SECONDS = 2.0
+
+
+def _within_budget(chosen, group, marker, costs, seed):
+    """``chosen`` (a test function's sample under --all), or as many of its cases as
+    ``_ALL_GROUP_SECONDS`` pays for at the function's cost a case (``costs``)."""
+    if marker is not None and marker.kwargs.get("all_keep", 0) >= 1:
+        return chosen
+    per_case = costs.get(function_id(group[0].nodeid))
+    if not per_case or per_case * len(chosen) <= _ALL_GROUP_SECONDS:
+        return chosen
+    return _sampled(group, max(1, int(_ALL_GROUP_SECONDS // per_case)), [], seed)
+
+
 def _all_run_covers(group, marker, cover):
     """What ``--all`` keeps of a sampled grid beyond its share, as ``(cover,
     also_cover)`` for ``_sampled``. An unmarked grid, or a marker without a cover:
@@ -361,6 +387,7 @@ def pytest_collection_modifyitems(config, items):
     if _every_case(config):
         return
     seed = config.jaxpad_sample_seed
+    costs = load_costs() if run_all else {}
     groups = defaultdict(list)
     for item in items:
         if hasattr(item, "callspec"):
@@ -369,11 +396,12 @@ def pytest_collection_modifyitems(config, items):
     for group in groups.values():
         marker = group[0].get_closest_marker("subsample")
         plan = _group_sample(group, marker, run_all)
-        if plan is None:
-            continue
-        keep, cover, also_cover = plan
-        sampled.update(group)
-        selected.update(_sampled(group, keep, cover, seed, also_cover))
+        chosen = group if plan is None else _sampled(group, *plan[:2], seed, plan[2])
+        if run_all:
+            chosen = _within_budget(chosen, group, marker, costs, seed)
+        if len(chosen) < len(group):
+            sampled.update(group)
+            selected.update(chosen)
     kept, left_out = [], []
     for item in items:
         out = (not run_all and item.get_closest_marker("slow") is not None) or (

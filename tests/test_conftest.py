@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests import conftest
+from tests import conftest, costs
 
 
 # Marked: the default run checks the test runs' flags, CI's run of the tests marked
@@ -170,3 +170,38 @@ def test_all_cover_names_what_all_keeps_of_a_port_and_rotates_the_rest():
         ["mode", "shape", "dtype"],
     )
     assert conftest._all_run_covers(cases, None, "classes") == (None, None)
+
+
+def test_all_runs_what_a_functions_budget_pays_for_and_rotates_the_rest():
+    cases = _grid()
+    budget = conftest._ALL_GROUP_SECONDS
+    sample = conftest._sampled(cases, 0.1, "classes", "a")
+    # Unmeasured, or within the budget: the sample as drawn.
+    assert conftest._within_budget(sample, cases, None, {}, "a") is sample
+    cheap = {"tests/test_x.py::test_x": budget / len(sample)}
+    assert conftest._within_budget(sample, cases, None, cheap, "a") is sample
+    # Dearer: as many cases as the budget pays for, at least one, rotated by the seed.
+    dear = {"tests/test_x.py::test_x": budget / 3}
+    picks = [conftest._within_budget(sample, cases, None, dear, seed) for seed in "abcdef"]
+    assert {len(pick) for pick in picks} == {3}
+    assert len({frozenset(map(id, pick)) for pick in picks}) == 6
+    dearest = {"tests/test_x.py::test_x": 10 * budget}
+    assert len(conftest._within_budget(sample, cases, None, dearest, "a")) == 1
+    # A list marked EVERY_CASE runs whole whatever it costs.
+    every = pytest.mark.subsample(1, all_keep=1).mark
+    assert conftest._within_budget(cases, cases, every, dearest, "a") is cases
+
+
+def test_the_costs_table_is_the_profile_scaled_to_quiet_seconds():
+    log = [
+        "4.00s call     tests/test_a.py::test_f[x]",
+        "1.00s setup    tests/test_a.py::test_f[x]",
+        "3.00s call     tests/test_a.py::test_f[y]",
+        "2.00s call     tests/test_b.py::test_g",
+        "slowest durations",
+    ]
+    table = costs.per_case_seconds(log, quiet_seconds=5.0)
+    assert table == {"tests/test_a.py::test_f": 2.0, "tests/test_b.py::test_g": 1.0}
+    # The committed table names test functions this suite has.
+    committed = costs.load()
+    assert committed and all("::" in name for name in committed)

@@ -650,7 +650,8 @@ def test_error_unknown_mode():
     with error(
         ValueError,
         "jaxpad.dynamic_pad: mode must be one of 'constant', 'edge', 'reflect', 'symmetric', "
-        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got 'mirror'",
+        "'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann', 'antisymmetric', "
+        "'smooth', 'line'; got 'mirror'",
     ):
         jaxpad.dynamic_pad(jnp.ones(2), jnp.array([1]), (3,), "mirror")
 

@@ -16,6 +16,7 @@ from jaxpad import _lowering
 from jaxpad._lowering import Target, plan_dynamic_fold, plan_fold, plan_pad
 from tests.cases import NON_CONSTANT
 from tests.oracles import numpy_pad
+from tests.rotation import rotation
 
 CPU = Target("cpu")
 OTHER = Target(None)
@@ -183,13 +184,21 @@ def test_cpu_forward_of_every_sweep_configuration_is_jnp_pads_program(full_run):
     # pads of several periods, tiled (0.5-0.9x jnp.pad's repeated concatenates), and
     # wrap's crops, whose bands read what the crop removed (jnp.pad of the crop is
     # another result).
-    # The default run checks every third configuration (each compiles two programs):
-    # 3 is prime to the sweep's cycle of 4 modes, so every mode meets every kind.
+    # Each configuration compiles two programs, so a run checks a share that rotates
+    # with the seed (tests/rotation.py), every configuration across commits: --all
+    # half of them, in runs of 4 (the sweep's cycle of modes) whose kinds (a cycle of
+    # 5 runs) all come in either half; the default run every third, 3 being prime to
+    # the cycle of 20 (mode, kind) pairs. Each run meets every mode with every kind.
     from benchmarks.cases import SWEEP_COUNT, SWEEP_SEED, sweep_configs
 
-    step = 1 if full_run else 3
-    checked = 0
-    for config in sweep_configs(SWEEP_COUNT, SWEEP_SEED)[::step]:
+    configs = list(enumerate(sweep_configs(SWEEP_COUNT, SWEEP_SEED)))
+    if full_run:
+        half = rotation(2, "sweep configurations")
+        configs = [(i, config) for i, config in configs if (i // 4) % 2 == half]
+    else:
+        configs = configs[rotation(3, "sweep configurations") :: 3]
+    checked = set()
+    for _, config in configs:
         begin, end, mode = config.begin, config.end, config.mode
         if config.kind == "periods" or (mode == "wrap" and config.kind == "negative"):
             continue
@@ -206,8 +215,11 @@ def test_cpu_forward_of_every_sweep_configuration_is_jnp_pads_program(full_run):
         else:
             theirs = _compiled_ops(lambda x: jnp.pad(x[crop], positive, mode), x)
         assert sorted(ours) == sorted(theirs), config.describe()
-        checked += 1
-    assert checked >= 48 // step
+        checked.add((mode, config.kind))
+    kinds = {config.kind for _, config in configs} - {"periods"}
+    modes = {config.mode for _, config in configs}
+    assert checked == {(m, k) for m in modes for k in kinds} - {("wrap", "negative")}
+    assert len(modes) == 4 and len(kinds) == 4
 
 
 @cpu_only

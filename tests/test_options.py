@@ -151,6 +151,18 @@ ROWS += [
         channels_last=[True],
     ),
     *rows_for(
+        nn.interpolate,
+        {"input": IMAGE, "size": (9, 4), "mode": "bilinear"},
+        input=[IMAGE * 2],
+        size=[(5, 3), None],
+        scale_factor=[1.5],
+        mode=["nearest", "bicubic"],
+        align_corners=[True],
+        recompute_scale_factor=[True],
+        antialias=[True],
+        channels_last=[True],
+    ),
+    *rows_for(
         nn.affine_grid,
         dict(theta=_THETA, size=(1, 2, 3, 4)),
         theta=[_THETA * 2],

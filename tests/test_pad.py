@@ -487,8 +487,8 @@ def test_error_unknown_mode():
     with raises(
         ValueError,
         "jaxpad.pad: mode must be one of 'constant', 'edge', 'reflect', "
-        "'symmetric', 'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann'; got "
-        "'mirror'.",
+        "'symmetric', 'wrap', 'reflect_odd', 'symmetric_odd', 'dirichlet', 'neumann', "
+        "'antisymmetric', 'smooth', 'line'; got 'mirror'.",
     ):
         jaxpad.pad(X, [0] * 3, [0] * 3, "mirror")
 

@@ -38,7 +38,8 @@ Every test of scipy's file is here, copied verbatim with every assertion kept,
 except where noted below. The changes:
 
 - ``ndimage`` is jaxpad.scipy.ndimage, each call jitted with the input traced (run
-  eagerly, every static slice would compile on its own); ``xp`` is numpy, and the
+  eagerly, every static slice would compile on its own), one jitted function per set
+  of the other arguments (repeated calls reuse its compile); ``xp`` is numpy, and the
   module runs with ``jax.enable_x64`` so that numpy's 64-bit defaults keep their dtype.
   A filter jaxpad lacks (``generic_filter``, ``generic_filter1d``,
   ``vectorized_filter``) resolves to a stub that raises, so that scipy's
@@ -79,6 +80,7 @@ except where noted below. The changes:
 # fmt: off
 
 import contextlib
+import copy
 import functools
 import itertools
 import re
@@ -154,6 +156,9 @@ class _Jitted:
             missing.__name__ = name
             return missing
         fn = getattr(_ndimage, name)
+        # One jitted function per set of the other arguments, so that a test's calls
+        # with the same ones (a loop over slices of one shape) reuse one compile.
+        jitted = {}
 
         def call(input, *args, **kwargs):
             if isinstance(input, jax.core.Tracer):  # inside a generic filter's callable
@@ -161,13 +166,35 @@ class _Jitted:
             if isinstance(input, np.ndarray) and not input.dtype.isnative:
                 # Not a JAX argument type: the filter takes it eagerly (test_byte_order_median).
                 return np.asarray(fn(input, *args, **kwargs))
-            return np.asarray(jax.jit(lambda x: fn(x, *args, **kwargs))(np.asarray(input)))
+            key = _static_key((args, sorted(kwargs.items())))
+            if key is None:  # an array among them: a function of its own
+                return np.asarray(jax.jit(lambda x: fn(x, *args, **kwargs))(np.asarray(input)))
+            if key not in jitted:
+                # A copy: a list the test changes later must not change this function.
+                own_args, own_kwargs = copy.deepcopy((args, kwargs))
+                jitted[key] = jax.jit(lambda x: fn(x, *own_args, **own_kwargs))
+            return np.asarray(jitted[key](np.asarray(input)))
 
         call.__name__ = name
         return call
 
 
 ndimage = _Jitted()
+
+
+def _static_key(value):
+    """A key equal only for arguments that are the same: each value with its type, a
+    float by its repr (-0.0 is not 0.0); None where an argument is not hashable."""
+    if isinstance(value, (tuple, list)):
+        keys = [_static_key(v) for v in value]
+        return None if None in keys else (type(value), tuple(keys))
+    if isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return type(value), repr(value)
+    try:
+        hash(value)
+    except TypeError:
+        return None
+    return type(value), value
 
 
 def _identity_decorator(*args, **kwargs):

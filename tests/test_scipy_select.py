@@ -253,9 +253,12 @@ def test_jet_through_selection_filters(mode):
 
 @pytest.mark.slow  # 5-16 s a case; pytest --all (CI) runs it
 def test_jet_of_a_traced_cval():
-    # cval's series reaches the outputs that select the pad (constant mode).
+    # cval's series reaches the outputs that select the pad (constant mode). Each
+    # transformation is one jitted program, reused across the series' terms (eagerly,
+    # jet and jvp compiled every primitive on its own).
     rng = np.random.default_rng(4)
     x = rng.standard_normal((6, 5))
+    sin_x = np.sin(x)
     for f in (
         lambda z, c: ndimage.maximum_filter(z, 3, mode="constant", cval=c),
         lambda z, c: ndimage.maximum_filter(z, 5, mode="constant", cval=c),
@@ -263,15 +266,18 @@ def test_jet_of_a_traced_cval():
     ):
         c0, cs = 0.3, [1.0, -2.0]
         series = (_series(rng, x.shape)[:2], cs)
-        got = jet.jet(lambda z, c, f=f: f(jnp.sin(z), c), (x, c0), series)
+        got = jax.jit(
+            lambda x, c, s, cs, f=f: jet.jet(lambda z, c: f(jnp.sin(z), c), (x, c), (s, cs))
+        )(x, c0, *series)
         # The oracle: the same filter's JVP along (x's, cval's) first term is the first
         # coefficient; the selection is linear, so each coefficient is its JVP.
+        along_cval = jax.jit(lambda z, tc, f=f: jax.jvp(f, (z, c0), (0 * z, tc))[1])
+        along_x = jax.jit(lambda z, t, f=f: jax.jvp(lambda z: f(z, c0), (z,), (t,))[1])
+        assert np.all(np.asarray(along_x(sin_x, np.zeros_like(x))) == 0)
+        sin_terms = jax.jit(lambda x, s: jet.jet(jnp.sin, (x,), (s,))[1])(x, series[0])
         for k in range(2):
-            lin = jax.jvp(lambda z, c, f=f: f(z, c), (np.sin(x), c0), (0 * x, cs[k]))[1]
-            part = jax.jvp(lambda z, f=f: f(z, c0), (np.sin(x),), (np.zeros_like(x),))[1]
-            assert np.all(part == 0)
-            sin_terms = jet.jet(jnp.sin, (x,), (series[0],))[1]
-            tangent = jax.jvp(lambda z, f=f: f(z, c0), (np.sin(x),), (sin_terms[k],))[1]
+            lin = along_cval(sin_x, cs[k])
+            tangent = along_x(sin_x, sin_terms[k])
             np.testing.assert_allclose(got[1][k], tangent + lin, rtol=1e-12, atol=1e-12)
 
 
@@ -456,19 +462,15 @@ def test_box_slab_form_derivatives_are_the_passes(_slabs, mode):
         for fn in (ours, passes_one_by_one):
             assert ("jaxpad_scipy_box" in str(jax.make_jaxpr(fn)(x, 0.25))) == (fn is ours)
         c = jnp.asarray(0.25)
-        got = jax.jit(lambda v, c, d, f=ours: jax.jvp(f, (v, c), (d, 1.0)))(x, c, t)
-        want = jax.jit(lambda v, c, d, f=passes_one_by_one: jax.jvp(f, (v, c), (d, 1.0)))(x, c, t)
-        for g, w in zip(got, want):
-            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
-        got = jax.jit(lambda v, c, d, f=ours: jax.vjp(f, v, c)[1](d))(x, c, t)
-        want = jax.jit(lambda v, c, d, f=passes_one_by_one: jax.vjp(f, v, c)[1](d))(x, c, t)
-        for g, w in zip(got, want):
-            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
-        series = ([t, 2 * t], [1.0, -1.0])
-        got = jet.jet(ours, (x, c), series)
-        want = jet.jet(passes_one_by_one, (x, c), series)
-        np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
-        for g, w in zip(got[1], want[1]):
+
+        # One program per form: its JVP, VJP and Taylor terms (jet) together.
+        def derivatives(v, c, d, f):
+            series = ([d, 2 * d], [jnp.ones_like(c), -jnp.ones_like(c)])
+            return jax.jvp(f, (v, c), (d, 1.0)), jax.vjp(f, v, c)[1](d), jet.jet(f, (v, c), series)
+
+        got = jax.jit(derivatives, static_argnums=3)(x, c, t, ours)
+        want = jax.jit(derivatives, static_argnums=3)(x, c, t, passes_one_by_one)
+        for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
             np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
 
 

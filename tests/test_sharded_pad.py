@@ -472,9 +472,11 @@ def test_shard_map_with_a_replicated_pad_value(op):
     def per_device(x, v):
         return jnp.concatenate([body(x[8 * i : 8 * (i + 1)], v) for i in range(8)])
 
-    np.testing.assert_array_equal(sharded(x, v), per_device(x, v))
-    grads = jax.grad(lambda x, v: (sharded(x, v) ** 2).sum(), argnums=(0, 1))(x, v)
-    expected = jax.grad(lambda x, v: (per_device(x, v) ** 2).sum(), argnums=(0, 1))(x, v)
+    # Each side one jitted program (eagerly, the oracle's and the gradients' primitives
+    # compiled one by one).
+    np.testing.assert_array_equal(sharded(x, v), jax.jit(per_device)(x, v))
+    grads = jax.jit(jax.grad(lambda x, v: (sharded(x, v) ** 2).sum(), argnums=(0, 1)))(x, v)
+    expected = jax.jit(jax.grad(lambda x, v: (per_device(x, v) ** 2).sum(), argnums=(0, 1)))(x, v)
     np.testing.assert_allclose(grads[0], expected[0], rtol=1e-6)
     np.testing.assert_allclose(grads[1], expected[1], rtol=1e-6)
 
@@ -499,11 +501,16 @@ def test_per_side_modes_on_the_issue_case_move_rows_not_the_array(mode):
     def loss(x, v):
         return (jaxpad.pad(x, [3, 1], [3, 2], mode, v) ** 2).sum()
 
+    # Two sharded programs, each run and read: the forward, and the gradients (x's and
+    # the values').
     with set_mesh(mesh):
-        value, grads = jax.jit(jax.value_and_grad(loss, (0, 1)))(x, SIDE_VALUES)
-        forward = jax.jit(loss).lower(x, SIDE_VALUES).compile().as_text()
-        backward = jax.jit(jax.grad(loss)).lower(x, SIDE_VALUES).compile().as_text()
-    expected_value, expected_grads = jax.value_and_grad(loss, (0, 1))(host, SIDE_VALUES)
+        forward = jax.jit(loss).lower(x, SIDE_VALUES).compile()
+        backward = jax.jit(jax.grad(loss, (0, 1))).lower(x, SIDE_VALUES).compile()
+        value, grads = forward(x, SIDE_VALUES), backward(x, SIDE_VALUES)
+        forward, backward = forward.as_text(), backward.as_text()
+    # The oracle: the same loss on one device, one jitted program (not eagerly: a
+    # compile per primitive).
+    expected_value, expected_grads = jax.jit(jax.value_and_grad(loss, (0, 1)))(host, SIDE_VALUES)
     np.testing.assert_allclose(value, expected_value, rtol=1e-5)
     for got, expected in zip(grads, expected_grads):
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)

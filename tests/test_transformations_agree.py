@@ -3,7 +3,7 @@
 Eager calls with concrete pads take the static paths (pads as Python ints), ``jit``
 with traced operands the traced ones, and ``vmap`` the batching rules: three programs
 that must agree for every valid input. Inputs are drawn at random (hypothesis) for
-every mode; ``vmap`` runs a batch of one, so its result is the eager one with a
+every mode; ``vmap`` (jitted) runs a batch of one, so its result is the eager one with a
 leading axis.
 """
 
@@ -31,7 +31,10 @@ def _agree(fn, *args, exact=True):
     """Checks fn(*args) eagerly against jit and against vmap over a batch of one."""
     eager = fn(*args)
     jitted = jax.jit(fn)(*args)
-    batched = jax.vmap(fn)(*(jnp.asarray(a)[None] for a in args))
+    # vmap's batching rules, in one compiled program: an eager vmap dispatches each
+    # batched primitive on its own (a compile each; 3.2 s against 0.3 s for a dynamic
+    # pad with a mode per side), while the eager leg above is the unbatched call's.
+    batched = jax.jit(jax.vmap(fn))(*(jnp.asarray(a)[None] for a in args))
     check = np.testing.assert_array_equal if exact else _close
     check(jitted, eager)
     assert batched.shape == (1, *eager.shape)
@@ -97,9 +100,8 @@ def test_pad_and_dynamic_pad_with_a_mode_per_side(case, data):
     def dynamic(x, p, v):
         return jaxpad.dynamic_pad(x, p, out_shape, mode, v if reads else None)
 
-    _agree(padded, x, values, exact=False)
-    _close(dynamic(x, pads, values), padded(x, values))
-    _agree(dynamic, x, pads, values, exact=False)
+    eager = _agree(padded, x, values, exact=False)
+    _close(_agree(dynamic, x, pads, values, exact=False), eager)
 
 
 @given(st.sampled_from(("numpy", "bidirectional")), st.integers(0, 2**32 - 1))

@@ -328,16 +328,20 @@ def test_circular_conv_transpose_matches_flax(strides, size):
     )
     y = normal(2, 5, 4, 3)
     numbers = ("NHWC", "HWIO", "NHWC")
-    ours = nn.conv_transpose(
-        y,
-        layer.kernel[...],
-        strides,
-        policies.flax("CIRCULAR"),
-        output_padding=strides - 1,
-        dimension_numbers=numbers,
-        transpose_kernel=True,
-    )
-    np.testing.assert_allclose(ours, layer(y), rtol=1e-5, atol=1e-5)
+    kernel = layer.kernel[...]
+    # Both jitted, one program each (eagerly, a compile per primitive).
+    ours = jax.jit(
+        lambda y: nn.conv_transpose(
+            y,
+            kernel,
+            strides,
+            policies.flax("CIRCULAR"),
+            output_padding=strides - 1,
+            dimension_numbers=numbers,
+            transpose_kernel=True,
+        )
+    )(y)
+    np.testing.assert_allclose(ours, jax.jit(lambda y: layer(y))(y), rtol=1e-5, atol=1e-5)
 
 
 # Gradients ---------------------------------------------------------------------------

@@ -136,6 +136,13 @@ _MAX_DENSE_FOLD = 64
 
 _HALF_FLOATS = (np.dtype(jnp.float16), np.dtype(jnp.bfloat16))
 
+# A multi-group fold of a half float whose operand holds at most this many elements
+# is held in float32 between its groups, so that it rounds once; larger ones round
+# each group's sums once, which holds no float32 copy of the cotangent (a 2**20
+# bfloat16 signal's wrap fold held one of 4 MiB where jnp.pad's transpose holds none;
+# docs/performance.md, "Memory"). jnp.pad's transpose rounds at every add.
+_MAX_ROUNDED_ONCE = 1 << 14
+
 # Index arithmetic. XLA's index operands (band updates' starts, gather indices) are
 # int32 in these forms; an axis past that takes forms whose positions are static
 # (slices, pads, concatenates) or int64 indices. The forms' traced index values stay
@@ -206,6 +213,8 @@ class PadPlan:
     result is then sliced to these ``(start, stop)`` ranges (``_wrap_crop_after``).
     ``lifted``: a 1-D operand is padded as a ``(1, n)`` array, the plan's pieces are
     its axis 1's (``_lifts``).
+    ``bits``: the elements are moved as this unsigned type (``bits_dtype``): the
+    operand is bitcast to it and the result back.
     """
 
     form: str
@@ -215,6 +224,7 @@ class PadPlan:
     crop: tuple[tuple[int, int], ...] = ()
     crop_after: tuple[tuple[int, int], ...] = ()
     lifted: bool = False
+    bits: np.dtype | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,13 +239,20 @@ class FoldPlan:
       - ``"boxes"``: one concatenate of boxes per group (``fold_as_concatenate``).
       - ``"bands"``: a slice plus in-place band updates per group (``fold_axes``).
     ``groups`` lists the axes folded together, in order; ``accumulate`` is the dtype
-    the sums run in (float32 for float16 and bfloat16, as XLA's reductions do).
+    the sums run in (float32 for float16 and bfloat16, as XLA's reductions do): each
+    element's contributions are converted, summed and rounded once per group, and
+    what is only copied (the interior) stays in its dtype, so no float32 copy of the
+    cotangent is held. ``round_once``: the whole fold, every group, runs in
+    ``accumulate`` (small multi-group folds, ``_MAX_ROUNDED_ONCE``). ``bits``: what
+    is only moved is moved as this unsigned type (``bits_dtype``), as in the pad.
     """
 
     form: str
     pieces: tuple[tuple[int, tuple[Piece, ...]], ...] = ()
     groups: tuple[tuple[int, ...], ...] = ()
     accumulate: np.dtype | None = None
+    round_once: bool = False
+    bits: np.dtype | None = None
 
     def pieces_of(self, axes):
         table = dict(self.pieces)
@@ -275,6 +292,22 @@ def _accumulate_dtype(dtype):
     return np.dtype(jnp.float32) if np.dtype(dtype) in _HALF_FLOATS else None
 
 
+def bits_dtype(dtype, target=Target()):
+    """The unsigned integer type a pad's forward (and what a fold only copies) moves
+    ``dtype``'s elements as, or None: on XLA:CPU, floats that are neither float16 nor
+    32/64-bit (bfloat16, the float8 types). XLA:CPU converts an unfused concatenate
+    of those to float32 and back, holding the float32 operand and result: a 2**28
+    bfloat16 signal padded by (5, 6) held a 2 GiB temporary where jnp.pad's rank-1
+    concatenate held none. The forward only moves elements, so their bits padded as
+    integers are the same pad (docs/performance.md, "Memory")."""
+    dtype = np.dtype(dtype)
+    if target.platform != "cpu" or not jnp.issubdtype(dtype, jnp.floating):
+        return None
+    if dtype == np.float16 or dtype.itemsize > 2 or jnp.finfo(dtype).bits != 8 * dtype.itemsize:
+        return None  # (float4 types: 4 bits in a byte, no integer of their width)
+    return np.dtype(f"uint{8 * dtype.itemsize}")
+
+
 def axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes):
     """``fold_pieces`` of each axis, with a symbolic axis's failure explained."""
     pieces = {}
@@ -303,12 +336,29 @@ def _padded_axes(shape, out_shape, pads_begin):
     return [a for a in range(len(shape)) if pads_begin[a] or out_shape[a] != shape[a]]
 
 
-def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad"):
-    """The form of a static pad of an array of ``shape`` into ``out_shape``."""
+def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpad.pad", dtype=None):
+    """The form of a static pad of an array of ``shape`` (of ``dtype``; None: one
+    that XLA moves as it is) into ``out_shape``."""
     if mode == "constant":
         return PadPlan("lax_pad")
     if any(size == 0 for size in out_shape):
         return PadPlan("zeros")
+    bits = None if dtype is None else bits_dtype(dtype, target)
+    if bits is None:
+        return _plan_pad(shape, out_shape, pads_begin, mode, target, fn_name)
+    if len(shape) == 1:
+        # A rank-1 concatenate of bfloat16 (jnp.pad's form) holds no float32 copy and
+        # ran at jnp.pad's speed, its bits 2.3-4.5x slower; lifted to (1, n) it held
+        # float32 copies of the signal and its pad and ran 4-15x slower
+        # (docs/performance.md, "Memory").
+        return _plan_pad(shape, out_shape, pads_begin, mode, target, fn_name, lift=False)
+    # Moved as bits, (64, 65536) bfloat16 padded on the last axis ran 0.14x jnp.pad's
+    # time and (16, 64, 64, 64) padded on two axes 0.43x, holding half its temporaries.
+    plan = _plan_pad(shape, out_shape, pads_begin, mode, target, fn_name)
+    return dataclasses.replace(plan, bits=bits)
+
+
+def _plan_pad(shape, out_shape, pads_begin, mode, target, fn_name, lift=True):
     axes = _padded_axes(shape, out_shape, pads_begin)
     pieces = axis_pieces(fn_name, mode, shape, out_shape, pads_begin, axes)
     symbolic = not all(is_static(shape[a]) and is_static(out_shape[a]) for a in axes)
@@ -332,7 +382,7 @@ def plan_pad(shape, out_shape, pads_begin, mode, target=Target(), fn_name="jaxpa
         # tables in one program share the table, which XLA then materialises and
         # reads through a transposing copy (docs/performance.md, "Several pads in one
         # program"); that sharing is XLA's CSE, which runs on every platform.
-        if target.platform == "cpu" and _lifts(shape, out_shape, pads_begin, pieces):
+        if lift and target.platform == "cpu" and _lifts(shape, out_shape, pads_begin, pieces):
             plan = plan_pad((1, *shape), (1, *out_shape), (0, *pads_begin), mode, target, fn_name)
             return dataclasses.replace(plan, lifted=True)
         if target.platform == "cpu" and _wrap_crop_after(shape, out_shape, pads_begin, mode):
@@ -435,10 +485,23 @@ def plan_fold(
         return FoldPlan("zeros")
     axes = [a for a in range(len(t_shape)) if pads_begin[a] or pads_end[a]]
     pieces = axis_pieces(fn_name, mode, operand_shape, t_shape, pads_begin, axes)
-    return _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
+    plan = _plan_static_fold(pieces, operand_shape, _accumulate_dtype(dtype), target)
+    if plan.accumulate is None or plan.round_once or len(operand_shape) == 1:
+        # 1-D: held as bits, the signal's fold held a copy of it (bfloat16 2**20:
+        # 2 MiB) where in its own type it held none.
+        return plan
+    return dataclasses.replace(plan, bits=bits_dtype(dtype, target))
 
 
 def _plan_static_fold(pieces, operand_shape, accumulate, target):
+    plan = _static_fold_form(pieces, operand_shape, accumulate, target)
+    size = math.prod(operand_shape)
+    if accumulate is not None and len(plan.groups) > 1 and is_static(size):
+        return dataclasses.replace(plan, round_once=size <= _MAX_ROUNDED_ONCE)
+    return plan
+
+
+def _static_fold_form(pieces, operand_shape, accumulate, target):
     as_tuple = tuple(pieces.items())
     if not pieces:
         return FoldPlan("one_sum", (), (), accumulate)
@@ -453,7 +516,12 @@ def _plan_static_fold(pieces, operand_shape, accumulate, target):
         return FoldPlan("one_sum", as_tuple, (tuple(pieces),), accumulate)
     form, limit, size = "boxes", _MAX_FOLD_BOXES, _box_count
     last = len(operand_shape) - 1
-    wide_1d = last == 0 and _band_share(pieces[0]) >= _MIN_BOXED_BAND_SHARE_1D
+    # A 1-D pad of several periods keeps the bands: wrap (1256532,) by 3591048 /
+    # 318727 read 1.44-1.71x jnp.pad's VJP as boxes, 0.83-1.01x as bands; reflect and
+    # symmetric spanning periods 0.11-0.20x in either (docs/performance.md, "1-D
+    # signals", pads of several periods).
+    periodic = any(p.kind == "period" for p in pieces.get(0, ()))
+    wide_1d = last == 0 and not periodic and _band_share(pieces[0]) >= _MIN_BOXED_BAND_SHARE_1D
     if (
         target.platform == "cpu"
         and last in pieces
@@ -730,9 +798,9 @@ def plan_sided_fold(operand_shape, t_shape, pads_begin, mode, dtype, target=Targ
             if stop <= start:
                 continue
             coefficients = side_coefficients(mode[axis], n, np.arange(start, stop) - lo)
-            for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+            for coefficient, index in coefficients.edge_terms(n):
                 if coefficient.any():
-                    weights = tuple(int(w) for w in coefficient)
+                    weights = tuple(coefficient.tolist())  # ints, but line's
                     axis_pieces.append(
                         Piece(index, index + 1, start, stop, "weighted", weights=weights)
                     )
@@ -749,4 +817,4 @@ def _scaled_piece(piece, modes, n, lo):
     scale = side_coefficients(modes, n, np.arange(piece.start, piece.stop) - lo).sign
     if np.all(scale == 1):
         return piece
-    return dataclasses.replace(piece, scale=tuple(int(s) for s in scale))
+    return dataclasses.replace(piece, scale=tuple(scale.tolist()))

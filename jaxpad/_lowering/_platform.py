@@ -106,7 +106,7 @@ def pad_lowering(x, pad_value, *, pads_begin, pads_end, interior, mode, target):
         return lax.pad(x, pad_value, list(zip(pads_begin, pads_end, interior)))
     # Interior padding needs mode="constant" (the shape rule checks it).
     out_shape = tuple(lo + n + hi for lo, n, hi in zip(pads_begin, x.shape, pads_end))
-    plan = plan_pad(x.shape, out_shape, pads_begin, mode, target)
+    plan = plan_pad(x.shape, out_shape, pads_begin, mode, target, dtype=x.dtype)
     return build_pad(plan, x, out_shape, pads_begin, mode)
 
 

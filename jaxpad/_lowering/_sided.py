@@ -1,11 +1,12 @@
 """Per-side modes: the per-side formula and every graph built from it.
 
 ``mode`` is a tuple with one ``(begin, end)`` pair per axis when the sides of an axis
-differ or use an arithmetic mode (odd reflections, dirichlet, neumann). A per-side pad
-is ``L(x) + V(values)``, both linear with static coefficients. ``L`` pads the axes one
-after the other, as numpy does, each a concatenate of the pieces of its two sides'
-base modes (``fill`` for a constant side: zeros), then ``sign * base + first * x[0] +
-last * x[n - 1]`` on the arithmetic sides (``sided_terms``). ``V`` is a sum of
+differ or use an arithmetic mode (odd reflections, dirichlet, neumann, the signal
+extensions). A per-side pad is ``L(x) + V(values)``, both linear with static
+coefficients. ``L`` pads the axes one after the other, as numpy does, each a
+concatenate of the pieces of its two sides' base modes (``fill`` for a constant side:
+zeros), then ``sign * base + first * x[0] + last * x[n - 1]`` (and ``smooth``'s terms
+in ``x[1]`` and ``x[n - 2]``) on the arithmetic sides (``sided_terms``). ``V`` is a sum of
 separable terms (``value_term``): the value of side ``s`` of axis ``k`` lands on that
 side's region of axis ``k``, spread over the axes padded before ``k`` and carried
 through the axes padded after it by what they make of a constant. Every term is
@@ -62,12 +63,12 @@ Faces = dict[tuple[int, int], jax.Array]
 
 
 def sided_terms(base, y, coefficients, axis, n):
-    """``sign * base + first * y[0] + last * y[n - 1]`` along ``axis``, with
-    ``coefficients`` of the positions ``base`` holds (the base modes' reads) and ``y``
-    the array padded (its edges).
+    """``sign * base + first * y[0] + last * y[n - 1]`` (and smooth's ``second *
+    y[1] + second_last * y[n - 2]``) along ``axis``, with ``coefficients`` of the
+    positions ``base`` holds (the base modes' reads) and ``y`` the array padded.
     Each term only where its coefficient is not zero; zeros where none is."""
     total = scaled_along(base, coefficients.sign, axis)
-    for coefficient, index in ((coefficients.first, 0), (coefficients.last, n - 1)):
+    for coefficient, index in coefficients.edge_terms(n):
         edge = lax.slice_in_dim(y, index, index + 1, axis=axis)
         total = _plus(total, scaled_along(edge, coefficient, axis))
     if total is None:
@@ -88,13 +89,23 @@ def whole_axis_coefficients(modes, n, size, lo):
     end = side_coefficients(modes, n, np.arange(e0, e1) - lo)
 
     def whole(name, copy):
-        middle = jnp.full((c1 - c0,), copy, np.int32)  # a broadcast in the program
-        parts = (jnp.asarray(getattr(begin, name), np.int32), middle)
-        return jnp.concatenate(parts + (jnp.asarray(getattr(end, name), np.int32),))
+        ends = (getattr(begin, name), getattr(end, name))
+        if ends[0] is None:  # smooth's inner terms, where no side is smooth
+            return None
+        # int32, but line's fractional coefficients
+        dtype = np.int32 if all(e.dtype.kind in "iub" for e in ends) else np.float32
+        middle = jnp.full((c1 - c0,), copy, dtype)  # a broadcast in the program
+        parts = (jnp.asarray(ends[0], dtype), middle, jnp.asarray(ends[1], dtype))
+        return jnp.concatenate(parts)
 
     mask = jnp.concatenate([jnp.ones((b1 - b0,), bool), jnp.zeros((size - b1,), bool)])
     coefficients = SideCoefficients(
-        whole("sign", 1), whole("first", 0), whole("last", 0), whole("value", 0)
+        whole("sign", 1),
+        whole("first", 0),
+        whole("last", 0),
+        whole("value", 0),
+        whole("second", 0),
+        whole("second_last", 0),
     )
     return coefficients, mask
 
@@ -460,7 +471,8 @@ def _reduced_sided_pad(pad, n: int, size: int, modes, dtype, index=np.int32):
     each side skipped (in ``dtype``, for the odd modes' drift)."""
     periods = []
     for side_mode in modes:
-        side_mode = "edge" if n == 1 else side_mode
+        # One element repeats as edge does, but antisymmetric's sign alternates.
+        side_mode = "edge" if n == 1 and side_mode != "antisymmetric" else side_mode
         base = base_mode(side_mode)
         periods.append(period(base, n) if base in ("reflect", "symmetric", "wrap") else 1)
     # The periods skipped, for the odd modes' drift and neumann's 2k - 1: in float32

@@ -29,6 +29,13 @@ def build_pad(plan: PadPlan, x, out_shape, pads_begin, mode):
     """The forward graph of ``plan`` (any form but ``"lax_pad"``)."""
     if plan.form == "zeros":
         return jnp.zeros(out_shape, x.dtype)
+    if plan.bits is not None:
+        # XLA:CPU would convert a concatenate of x's dtype to float32 and back.
+        as_bits = dataclasses.replace(plan, bits=None)
+        padded = build_pad(
+            as_bits, lax.bitcast_convert_type(x, plan.bits), out_shape, pads_begin, mode
+        )
+        return lax.bitcast_convert_type(padded, x.dtype)
     if plan.form == "gather":
         return gather_padded(x, out_shape, pads_begin, mode, in_graph=plan.in_graph)
     if plan.form == "concatenate" and plan.lifted:
@@ -140,22 +147,84 @@ def _edge_by_pads(x, axis, pieces, size):
     return total
 
 
+@dataclasses.dataclass(frozen=True)
+class Accumulation:
+    """How a half-float fold adds: its elements are held as ``held`` (their own
+    ``dtype``, or the same-width unsigned ``bits`` that XLA:CPU moves without
+    converting), and every sum runs in ``wide``, rounded once per group."""
+
+    dtype: np.dtype
+    wide: np.dtype
+    bits: np.dtype | None = None
+
+    @property
+    def held(self):
+        return self.dtype if self.bits is None else self.bits
+
+    def widen(self, part):
+        if part.dtype == self.wide:
+            return part
+        if self.bits is not None and part.dtype == self.bits:
+            part = lax.bitcast_convert_type(part, self.dtype)
+        return part.astype(self.wide)
+
+    def hold(self, part):
+        """``part`` (held, own or wide) as held: a wide sum is rounded once here."""
+        if part.dtype == self.held:
+            return part
+        part = part.astype(self.dtype)
+        return part if self.bits is None else lax.bitcast_convert_type(part, self.bits)
+
+    def own(self, part):
+        """A held ``part`` in its own dtype."""
+        return part if part.dtype == self.dtype else lax.bitcast_convert_type(part, self.dtype)
+
+
 def build_fold(plan: FoldPlan, t, operand_shape):
     """The fold graph of ``plan`` (any form but ``"crop"``)."""
     if plan.form == "zeros":
         return jnp.zeros(operand_shape, t.dtype)
-    dtype = t.dtype
-    if plan.accumulate is not None:
+    dtype, acc = t.dtype, None
+    if plan.round_once:
+        # Small: every group in float32, rounded once at the end.
         t = t.astype(plan.accumulate)
+    elif plan.accumulate is not None:
+        acc = Accumulation(np.dtype(dtype), np.dtype(plan.accumulate), plan.bits)
+        if acc.bits is not None:
+            t = lax.bitcast_convert_type(t, acc.bits)
     fold = {"one_sum": fold_as_one_sum, "boxes": fold_as_concatenate, "bands": fold_axes}
     for group in plan.groups:
-        t = fold[plan.form](t, plan.pieces_of(group), operand_shape)
+        t = fold[plan.form](t, plan.pieces_of(group), operand_shape, acc)
+    if acc is not None and acc.bits is not None:
+        return lax.bitcast_convert_type(t, dtype)
     return t.astype(dtype)
 
 
-def extract(piece: Piece, t, axis: int):
-    """The cotangent ``t``'s contribution to ``[src_start, src_stop)`` along ``axis``."""
+def _total(parts, acc: Accumulation | None = None):
+    """The sum of ``parts`` (None where there are none): with ``acc``, added in its
+    ``wide`` type and rounded once, held as ``acc`` holds elements."""
+    if not parts:
+        return None
+    if acc is None:
+        total = parts[0]
+        for part in parts[1:]:
+            total = total + part
+        return total
+    if len(parts) == 1:
+        return acc.hold(parts[0])
+    total = acc.widen(parts[0])
+    for part in parts[1:]:
+        total = total + acc.widen(part)
+    return acc.hold(total)
+
+
+def extract(piece: Piece, t, axis: int, acc: Accumulation | None = None):
+    """The cotangent ``t``'s contribution to ``[src_start, src_stop)`` along ``axis``;
+    with ``acc``, a piece that sums or scales (edge runs, weighted edge terms,
+    periods, signs) does so in ``acc.wide`` and returns that unrounded."""
     part = lax.slice_in_dim(t, piece.start, piece.stop, axis=axis)
+    if acc is not None and (piece.scale or piece.kind in ("weighted", "sum", "period")):
+        part = acc.widen(part)
     if piece.scale:
         part = scaled_along(part, piece.scale, axis)
     if piece.kind == "copy":
@@ -222,19 +291,20 @@ def _accumulate(values, starts, size, axis):
     return total
 
 
-def fold_as_one_sum(t, pieces, operand_shape):
+def fold_as_one_sum(t, pieces, operand_shape, acc=None):
     """The fold as one fused sum: every combination of per-axis pieces, padded into
     place. XLA emits a single loop over the result, split across threads, where
     fold_axes writes its bands with single-threaded in-place updates."""
     axes = list(pieces)
-    total = None
-    for combination in itertools.product(*(pieces[axis] for axis in axes)):
-        part = _placed(t, axes, combination, operand_shape)
-        total = part if total is None else total + part
+    parts = [
+        _placed(t, axes, combination, operand_shape, acc)
+        for combination in itertools.product(*(pieces[axis] for axis in axes))
+    ]
+    total = _total(parts, acc)
     return total if total is not None else t
 
 
-def fold_as_concatenate(t, pieces, operand_shape):
+def fold_as_concatenate(t, pieces, operand_shape, acc=None):
     """The fold as one concatenate of boxes.
 
     The result is cut along each folded axis into ``_segments``; each box (one
@@ -253,7 +323,7 @@ def fold_as_concatenate(t, pieces, operand_shape):
 
     def concatenated(k):
         if k == len(axes):
-            value = _box_value(t, axes, combinations, box)
+            value = _box_value(t, axes, combinations, box, acc)
             if value is None:  # no piece reaches it (a crop): zeros
                 return jnp.zeros([hi - lo for lo, hi in box], t.dtype)
             return value
@@ -268,10 +338,11 @@ def fold_as_concatenate(t, pieces, operand_shape):
     return concatenated(0)
 
 
-def _box_value(t, axes, combinations, box):
+def _box_value(t, axes, combinations, box, acc=None):
     """The sum over piece combinations of the slices of ``t`` that land in ``box``
-    (one ``(lo, hi)`` source range per axis of ``t``), or None if none does."""
-    total = None
+    (one ``(lo, hi)`` source range per axis of ``t``), or None if none does; added
+    as ``acc`` says."""
+    parts = []
     for combination in combinations:
         ranges = [
             (max(lo, p.src_start), min(hi, p.src_stop))
@@ -281,19 +352,19 @@ def _box_value(t, axes, combinations, box):
             continue
         part = t
         for axis, piece in zip(axes, combination):
-            part = extract(piece, part, axis)
+            part = extract(piece, part, axis, acc)
         starts, limits, config = [0] * t.ndim, list(part.shape), [(0, 0, 0)] * t.ndim
         for axis, piece, (lo, hi) in zip(axes, combination, ranges):
             starts[axis], limits[axis] = lo - piece.src_start, hi - piece.src_start
             config[axis] = (lo - box[axis][0], box[axis][1] - hi, 0)
         part = lax.slice(part, starts, limits)
         if any(config_lo or config_hi for config_lo, config_hi, _ in config):
-            part = lax.pad(part, np.zeros((), t.dtype), config)
-        total = part if total is None else total + part
-    return total
+            part = lax.pad(part, np.zeros((), part.dtype), config)
+        parts.append(part)
+    return _total(parts, acc)
 
 
-def fold_axes(t, pieces, operand_shape):
+def fold_axes(t, pieces, operand_shape, acc=None):
     """Folds the axes in ``pieces`` at once.
 
     The interior, which only the direct copy reaches, is one slice of ``t``. Around
@@ -310,10 +381,14 @@ def fold_axes(t, pieces, operand_shape):
 
     full = [(0, size) for size in result_shape]
     direct = [pieces[axis][0] for axis in axes]
+    # The updates run in the elements' own dtype: on a buffer of bits, XLA:CPU wrote
+    # the result in them and then copied it out ((64, 65536) bfloat16: a copy of
+    # 8 MiB that jnp.pad's transpose does not hold).
+    own = (lambda part: part) if acc is None else (lambda part: acc.own(acc.hold(part)))
     if all(piece.direct for piece in direct):
-        result = _placed(t, axes, direct, result_shape)
+        result = own(_placed(t, axes, direct, result_shape, acc))
     else:
-        result = jnp.zeros(result_shape, t.dtype)
+        result = jnp.zeros(result_shape, t.dtype if acc is None else acc.dtype)
     interiors = {axis: interior_range(pieces[axis], result_shape[axis]) for axis in axes}
     for k, axis in enumerate(axes):
         inner_lo, inner_hi = interiors[axis]
@@ -328,17 +403,18 @@ def fold_axes(t, pieces, operand_shape):
             box[axis] = band
             if any(hi <= lo for lo, hi in box):
                 continue
-            value = _box_value(t, axes, combinations, box)
+            value = _box_value(t, axes, combinations, box, acc)
             if value is not None:
-                result = lax.dynamic_update_slice(result, value, [lo for lo, _ in box])
-    return result
+                result = lax.dynamic_update_slice(result, own(value), [lo for lo, _ in box])
+    return result if acc is None else acc.hold(result)
 
 
-def _placed(t, axes, combination, operand_shape):
+def _placed(t, axes, combination, operand_shape, acc=None):
     """The cotangent's contribution through one piece per axis, padded into its place
-    in an array of the operand's size along those axes."""
+    in an array of the operand's size along those axes (in ``acc.wide`` where a piece
+    summed there)."""
     config = [(0, 0, 0)] * t.ndim
     for axis, piece in zip(axes, combination):
-        t = extract(piece, t, axis)
+        t = extract(piece, t, axis, acc)
         config[axis] = (piece.src_start, operand_shape[axis] - piece.src_stop, 0)
     return lax.pad(t, np.zeros((), t.dtype), config)

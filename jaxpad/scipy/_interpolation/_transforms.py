@@ -33,8 +33,9 @@ from jax.typing import ArrayLike
 
 import jaxpad
 from jaxpad import _checks
+from jaxpad._sampling._pass import static_pass
 from jaxpad.scipy._interpolation import _args, _map, _modes, _spline
-from jaxpad.scipy._interpolation._static import _static_pass, _static_plan
+from jaxpad.scipy._interpolation._static import _static_plan
 
 # ----------------------------------------------------------------------------------
 # Arguments
@@ -208,7 +209,7 @@ def _separable(s: _Setup, coords: list, out_shape: tuple[int, ...]):
         cc = coords[axis]
         if isinstance(cc, np.ndarray):
             idx, w, outside = _static_plan(cc, n_pp[axis], s.order, s.mode, npad)
-            c = _static_pass(c, axis, idx, w, s.cval)
+            c = static_pass(c, axis, idx, w, s.cval)
             if outside.any():
                 static_outside.append((axis, outside))
         else:

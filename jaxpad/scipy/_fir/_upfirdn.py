@@ -1,0 +1,473 @@
+"""``upfirdn`` and ``resample_poly``: upsample, FIR filter and downsample, with the
+signal's ends as ``jaxpad.pad`` modes and the filter in polyphase form.
+
+Output ``n`` of ``upfirdn`` is ``sum_j h[t + j * up] * e[b + n * down // up - j]``, where
+``t = n * down % up`` is its phase and ``e`` the signal extended by scipy's mode. The
+output phases repeat with period ``P = up / g`` (``g = gcd(up, down)``): phase ``r``'s
+outputs ``n = r + P m`` read ``e`` at the stride ``D = down / g``, so each phase is a
+correlation of ``ceil(len(h) / up)`` taps with ``e`` read at that stride, and the
+phases are interleaved into the output by a reshape. No zero-stuffed signal is built,
+every output multiplies exactly the taps scipy multiplies (the zeros past ``len(h)``
+included, so an inf meets them as in scipy: nan), and ``h`` may be traced: a filter is
+learnable, its gradient JAX's transpose of the multiply-adds.
+
+Two layouts, chosen from the static shape: with the filtered axis last, each tap is a
+strided slice of ``e``, fused with the interleave into one loop over the output (its
+derivatives are those of the same taps read from ``e``'s columns made contiguous,
+whose transpose is slices rather than interior pads); with samples after the axis
+(``T`` elements per sample, as ``axis=0`` of a 2-D array), the taps are slices of ``e``
+reshaped to ``(Q, D, T)`` and every multiply-add runs along ``T``, vectorised
+(docs/signal.md has the speeds of both).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import numbers
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.custom_derivatives import SymbolicZero
+
+from jaxpad import _index_maps
+from jaxpad._pad import pad as _jaxpad_pad
+from jaxpad.scipy._args import _axis, _cval, _describe, _input
+from jaxpad.scipy._fir._design import firwin_lowpass
+
+_PREFIX = "jaxpad.scipy.signal."
+
+# scipy's upfirdn modes and the jaxpad.pad mode of each. scipy's "antireflect"
+# (2 x[0] - x[mirror], numpy's reflect_type="odd") is jaxpad's "reflect_odd".
+_MODES = {
+    "constant": "constant",
+    "wrap": "wrap",
+    "edge": "edge",
+    "symmetric": "symmetric",
+    "reflect": "reflect",
+    "antireflect": "reflect_odd",
+}
+# PyWavelets' smooth and antisymmetric and upfirdn's line: jaxpad.pad's signal modes,
+# accepted where jaxpad.pad takes a side mode of that name (_index_maps.SIDE_MODES).
+_PENDING = {"smooth": "smooth", "antisymmetric": "antisymmetric", "line": "line"}
+_SCIPY_ORDER = (
+    "constant", "wrap", "edge", "smooth", "symmetric", "reflect", "antisymmetric",
+    "antireflect", "line",
+)  # fmt: skip
+# Modes whose extension reads two samples (scipy divides by n - 1 or reads x[1]).
+_TWO_SAMPLES = ("reflect", "antireflect", "smooth", "line")
+_STATISTICS = ("mean", "median", "maximum", "minimum")
+
+
+def _float_dtype(*dtypes: Any) -> Any:
+    """scipy's result_type(h, x, float32): the inputs' inexact dtypes (bfloat16 and
+    float16 included) and float32 promoted together; an integer or bool input counts as
+    the default float dtype (float64 with x64 enabled), as scipy computes it in float64."""
+    out = np.dtype(np.float32)
+    for dtype in dtypes:
+        if not jnp.issubdtype(dtype, jnp.inexact):
+            dtype = jax.dtypes.canonicalize_dtype(np.float64)
+        out = jnp.promote_types(out, dtype)
+    return out
+
+
+def upfirdn_modes() -> tuple[str, ...]:
+    """The scipy modes ``upfirdn`` takes, in scipy's order."""
+    modes = dict(_MODES)
+    modes.update({k: v for k, v in _PENDING.items() if v in _index_maps.SIDE_MODES})
+    return tuple(m for m in _SCIPY_ORDER if m in modes)
+
+
+def _jaxpad_mode(mode: str) -> str:
+    return _MODES.get(mode) or _PENDING[mode]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """The static polyphase plan of one upfirdn along an axis of ``n`` samples."""
+
+    n: int
+    taps: int  # len(h)
+    up: int
+    down: int
+
+    @property
+    def out_len(self) -> int:
+        return ((self.n - 1) * self.up + self.taps - 1) // self.down + 1
+
+    @property
+    def per_phase(self) -> int:
+        return -(-self.taps // self.up)
+
+    @property
+    def phases(self) -> int:
+        return self.up // math.gcd(self.up, self.down)
+
+    @property
+    def stride(self) -> int:
+        return self.down // math.gcd(self.up, self.down)
+
+    @property
+    def blocks(self) -> int:
+        """Output samples per phase (the last block may run past out_len)."""
+        return -(-self.out_len // self.phases)
+
+    def entries(self):
+        """Per phase r, its taps: (column s, row offset q, index of h), reading e at
+        ``D (m + q) + s`` for the phase's output m."""
+        left = self.per_phase - 1
+        out = []
+        for r in range(self.phases):
+            base, t = divmod(r * self.down, self.up)
+            row = []
+            for j in range(self.per_phase):
+                q, s = divmod(left + base - j, self.stride)
+                row.append((s, q, t + j * self.up))
+            out.append(row)
+        return out
+
+    @property
+    def rows(self) -> int:
+        """Rows of the extended signal reshaped to (rows, D)."""
+        left = self.per_phase - 1
+        last_base = ((self.phases - 1) * self.down) // self.up
+        return self.blocks + (left + last_base) // self.stride
+
+
+def _extend(x: jax.Array, plan: _Plan, mode: str, cval) -> jax.Array:
+    """x (..., n, T) extended to (..., rows * D, T): ``per_phase - 1`` samples of the
+    mode before, as many after as scipy reads (at most ``per_phase - 1``), then zeros,
+    which only the outputs past out_len read."""
+    left = plan.per_phase - 1
+    total = plan.rows * plan.stride
+    right = total - left - plan.n
+    right_mode = max(0, min(left, right))
+    axis = x.ndim - 2
+    if left or right_mode:
+        begins = [0] * x.ndim
+        ends = [0] * x.ndim
+        begins[axis], ends[axis] = left, right_mode
+        value = cval if mode == "constant" else None
+        x = _jaxpad_pad(x, begins, ends, _jaxpad_mode(mode), value)
+    if right > right_mode:
+        pads = [(0, 0, 0)] * x.ndim
+        pads[axis] = (0, right - right_mode, 0)
+        x = lax.pad(x, jnp.zeros((), x.dtype), pads)
+    elif right < 0:
+        x = lax.slice_in_dim(x, 0, total, axis=axis)
+    return x
+
+
+def _polyphase_form(e: jax.Array, taps: jax.Array, plan: _Plan, strided: bool) -> jax.Array:
+    """The outputs of the extended signal e (A, rows * D, T) with the zero-padded
+    taps (per_phase * up,): (A, out_len, T). ``strided`` (T == 1 only): each tap a
+    slice of e at the stride D; otherwise slices of e reshaped to (A, D, rows) (T == 1,
+    the columns made contiguous by a transpose) or (A, rows, D, T)."""
+    a, _, t = e.shape
+    d, p, m = plan.stride, plan.phases, plan.blocks
+    minor = t == 1
+    if minor and strided:
+        flat = e.reshape(a, -1)
+    elif minor:
+        cols = jnp.swapaxes(e.reshape(a, plan.rows, d), 1, 2)
+    else:
+        cols = e.reshape(a, plan.rows, d, t)
+    outs: list[jax.Array] = []
+    for row in plan.entries():
+        acc: jax.Array | None = None
+        for s, q, k in row:
+            if minor and strided:
+                start = d * q + s
+                v = lax.slice(flat, (0, start), (a, start + d * (m - 1) + 1), (1, d))
+            elif minor:
+                v = lax.slice(cols, (0, s, q), (a, s + 1, q + m)).reshape(a, m)
+            else:
+                v = lax.slice(cols, (0, q, s, 0), (a, q + m, s + 1, t)).reshape(a, m, t)
+            term = taps[k] * v
+            acc = term if acc is None else acc + term
+        assert acc is not None
+        outs.append(acc)
+    if minor:
+        y = outs[0][..., None] if p == 1 else jnp.stack(outs, -1)  # (A, M, P)
+        y = y.reshape(a, m * p)
+        return lax.slice_in_dim(y, 0, plan.out_len, axis=1)[..., None]
+    y = outs[0][:, :, None] if p == 1 else jnp.stack(outs, 2)  # (A, M, P, T)
+    y = y.reshape(a, m * p, t)
+    return lax.slice_in_dim(y, 0, plan.out_len, axis=1)
+
+
+def _polyphase_conv(e: jax.Array, taps: jax.Array, plan: _Plan) -> jax.Array:
+    """_polyphase_form for T == 1 as one ``lax.conv``: e's (rows, D) view as D input
+    channels, the phases as output channels. Used for the filter's tangent: the
+    transpose of a conv in its kernel is one conv of the signal with the cotangent,
+    where the multiply-adds' transpose is one reduction over the whole signal per tap
+    (upfirdn of 32 taps, up 3, down 2, on float32 (64, 2^16): the filter's VJP took
+    1.9x as long so). As the forward, the conv took 1.3x the strided taps' time."""
+    a = e.shape[0]
+    d, p, m = plan.stride, plan.phases, plan.blocks
+    entries = plan.entries()
+    qmin = min(q for row in entries for _, q, _ in row)
+    qmax = max(q for row in entries for _, q, _ in row)
+    width = qmax - qmin + 1
+    index = np.full((width, d, p), taps.shape[0])
+    for r, row in enumerate(entries):
+        for s, q, k in row:
+            index[q - qmin, s, r] = k
+    kernel = jnp.concatenate([taps, jnp.zeros(1, taps.dtype)])[index]
+    cols = e.reshape(a, plan.rows, d)[:, qmin : qmin + m + width - 1]
+    y = lax.conv_general_dilated(
+        cols, kernel, (1,), "VALID", dimension_numbers=("NWC", "WIO", "NWC"),
+        precision=lax.Precision.HIGHEST,
+    )  # fmt: skip
+    y = y.reshape(a, m * p)
+    return lax.slice_in_dim(y, 0, plan.out_len, axis=1)[..., None]
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _polyphase_minor(e: jax.Array, taps: jax.Array, plan: _Plan) -> jax.Array:
+    """The filtered axis last: the strided form, which XLA:CPU fuses with the interleave
+    of the phases into one loop over the output (the columns made contiguous first
+    took 1.4x as long). Its derivatives are the column form's, whose transpose in e is
+    slices of the cotangent where the strided form's is a sum of interior pads (2-3x
+    slower), and its tangent in the filter a conv (_polyphase_conv)."""
+    return _polyphase_form(e, taps, plan, strided=True)
+
+
+def _jvp(plan, primals, tangents):
+    e, taps = primals
+    de, dtaps = tangents
+    y = _polyphase_minor(e, taps, plan)
+    dy = None
+    if type(de) is not SymbolicZero:
+        dy = _polyphase_form(de, taps, plan, strided=False)
+    if type(dtaps) is not SymbolicZero:
+        more = _polyphase_conv(e, dtaps, plan)
+        dy = more if dy is None else dy + more
+    return y, (jnp.zeros_like(y) if dy is None else dy)
+
+
+_polyphase_minor.defjvp(_jvp, symbolic_zeros=True)
+
+
+def _polyphase(e: jax.Array, taps: jax.Array, plan: _Plan) -> jax.Array:
+    if e.shape[2] == 1:
+        return _polyphase_minor(e, taps, plan)
+    return _polyphase_form(e, taps, plan, strided=False)
+
+
+def _factor(fn: str, name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{fn}: {name} must be an integer; got {value!r}.")
+    number = float(value)
+    if not number.is_integer():
+        raise ValueError(f"{fn}: {name} must be an integer; got {value!r}.")
+    if number < 1:
+        raise ValueError(f"{fn}: {name} must be at least 1; got {value!r}.")
+    return int(number)
+
+
+def _mode(fn: str, mode: Any, name: str = "mode", extra: tuple[str, ...] = ()) -> str:
+    accepted = upfirdn_modes() + extra
+    if isinstance(mode, str) and mode.lower() in accepted:
+        return mode.lower()
+    pending = [m for m in _PENDING if m not in accepted]
+    note = (
+        f" (scipy's {', '.join(repr(m) for m in pending)} are not supported yet)" if pending else ""
+    )
+    raise ValueError(
+        f"{fn}: {name} must be one of {', '.join(repr(m) for m in accepted)}{note}; got {mode!r}."
+    )
+
+
+def _taps(fn: str, h: Any, name: str = "h") -> jax.Array:
+    if isinstance(h, (str, bytes)) or h is None:
+        raise TypeError(f"{fn}: {name} must be a 1-D array of filter taps; got {h!r}.")
+    try:
+        ha = jnp.asarray(h)
+    except TypeError as error:
+        raise TypeError(
+            f"{fn}: {name} must be a 1-D array of filter taps; got {_describe(h)}."
+        ) from error
+    if not (jnp.issubdtype(ha.dtype, jnp.number) or ha.dtype == np.bool_):
+        raise TypeError(f"{fn}: {name} must be numeric; got dtype {ha.dtype}.")
+    if ha.ndim != 1 or ha.shape[0] == 0:
+        raise ValueError(f"{fn}: {name} must be 1-D and non-empty; got shape {tuple(ha.shape)}.")
+    return ha
+
+
+def _upfirdn(fn, h: jax.Array, x: jax.Array, up: int, down: int, axis: int, mode: str, cval):
+    """upfirdn of checked arguments, computed in the dtype of h and x together."""
+    n = x.shape[axis]
+    if n == 0:
+        raise ValueError(f"{fn}: x must not be empty along axis; got shape {tuple(x.shape)}.")
+    plan = _Plan(n, h.shape[0], up, down)
+    if n < 2 and plan.per_phase > 1 and mode in _TWO_SAMPLES:
+        raise ValueError(
+            f"{fn}: mode {mode!r} extends the signal from two samples or more; x has "
+            f"{n} along axis."
+        )
+    dtype = _float_dtype(x.dtype, h.dtype)
+    x = x.astype(dtype)
+    taps = h.astype(dtype)
+    pad = plan.per_phase * up - plan.taps
+    if pad:
+        taps = jnp.concatenate([taps, jnp.zeros(pad, dtype)])
+    before, after = x.shape[:axis], x.shape[axis + 1 :]
+    a, t = math.prod(before), math.prod(after)
+    e = _extend(x.reshape(a, n, t), plan, mode, cval)
+    y = _polyphase(e, taps, plan)
+    return y.reshape(*before, plan.out_len, *after)
+
+
+def upfirdn(
+    h: Any,
+    x: Any,
+    up: int = 1,
+    down: int = 1,
+    axis: int = -1,
+    mode: str = "constant",
+    cval: Any = 0,
+) -> jax.Array:
+    """Upsample, FIR filter and downsample, as ``scipy.signal.upfirdn``.
+
+    ``x`` is extended past its ends by ``mode`` (a ``jaxpad.pad``), upsampled by ``up``
+    (zeros inserted), convolved with ``h`` and downsampled by ``down``, in polyphase
+    form: no upsampled signal is built. Differentiable in ``h``, ``x`` and ``cval``.
+
+    Args:
+      h: the 1-D filter taps; may be traced (a learnable filter).
+      x: the signal.
+      up: the upsampling factor, at least 1.
+      down: the downsampling factor, at least 1.
+      axis: the axis to filter along.
+      mode: the extension past the ends, scipy's: ``"constant"`` (``cval``),
+        ``"wrap"``, ``"edge"``, ``"smooth"`` (the end's slope), ``"symmetric"``,
+        ``"reflect"``, ``"antisymmetric"``, ``"antireflect"`` or ``"line"`` (the line
+        through the first and last samples); each a ``jaxpad.pad`` mode.
+      cval: the value past the ends in ``"constant"`` mode (may be traced).
+
+    Returns:
+      The output, of length ``((n - 1) * up + len(h) - 1) // down + 1`` along ``axis``,
+      in the dtype of ``h`` and ``x`` together (at least float32).
+
+    Example:
+      >>> from jaxpad.scipy import signal
+      >>> signal.upfirdn([1.0, 1.0, 1.0], [1.0, 2.0, 3.0], 3)  # sample and hold
+      Array([1., 1., 1., 2., 2., 2., 3., 3., 3.], dtype=float32)
+    """
+    fn = _PREFIX + "upfirdn"
+    ha = _taps(fn, h)
+    xa = _input(fn, x)
+    if xa.ndim == 0:
+        raise ValueError(f"{fn}: x must have at least one dimension; got a scalar.")
+    up = _factor(fn, "up", up)
+    down = _factor(fn, "down", down)
+    axis = _axis(fn, axis, xa.ndim)
+    mode = _mode(fn, mode)
+    dtype = _float_dtype(xa.dtype, ha.dtype)
+    cval = _cval(fn, cval, jnp.issubdtype(dtype, jnp.complexfloating))
+    return _upfirdn(fn, ha, xa, up, down, axis, mode, cval)
+
+
+def _output_len(taps: int, n: int, up: int, down: int) -> int:
+    return ((n - 1) * up + taps - 1) // down + 1
+
+
+def resample_poly(
+    x: Any,
+    up: int,
+    down: int,
+    axis: int = 0,
+    window: Any = ("kaiser", 5.0),
+    padtype: str = "constant",
+    cval: Any = None,
+) -> jax.Array:
+    """Resamples by ``up / down`` with a polyphase FIR filter, as ``scipy.signal.resample_poly``.
+
+    The default filter is scipy's: ``firwin(2 * 10 * max(up, down) + 1, 1 / max(up,
+    down), window=window)`` after reducing ``up / down``, designed in NumPy at trace
+    time. Differentiable in ``x``, in ``window`` when it is an array of taps, and in
+    ``cval``.
+
+    Args:
+      x: the signal.
+      up: the upsampling factor, at least 1.
+      down: the downsampling factor, at least 1.
+      axis: the axis to resample.
+      window: the FIR filter's window: a name (``"hamming"``, ...), a tuple ``(name,
+        parameter)`` (``("kaiser", beta)``, ``("gaussian", std)``), a float (a Kaiser
+        beta), or a 1-D array of filter taps (may be traced).
+      padtype: the extension past the ends: one of ``upfirdn``'s modes, or
+        ``"mean"``, ``"median"``, ``"maximum"``, ``"minimum"`` (the statistic of the
+        whole signal along ``axis``, subtracted before filtering and added back).
+      cval: the value past the ends with ``padtype="constant"`` (default 0).
+
+    Returns:
+      The resampled signal, ``ceil(n * up / down)`` samples along ``axis``.
+
+    Example:
+      >>> import numpy as np
+      >>> from jaxpad.scipy import signal
+      >>> signal.resample_poly(np.ones(8), 3, 2, window=np.ones(3) / 3).shape
+      (12,)
+    """
+    fn = _PREFIX + "resample_poly"
+    xa = _input(fn, x)
+    if xa.ndim == 0:
+        raise ValueError(f"{fn}: x must have at least one dimension; got a scalar.")
+    up = _factor(fn, "up", up)
+    down = _factor(fn, "down", down)
+    axis = _axis(fn, axis, xa.ndim)
+    padtype = _mode(fn, padtype, "padtype", _STATISTICS)
+    if cval is not None and padtype != "constant":
+        raise ValueError(
+            f"{fn}: cval is read only with padtype='constant'; got cval={cval!r} with "
+            f"padtype={padtype!r}."
+        )
+    g = math.gcd(up, down)
+    up, down = up // g, down // g
+    taps_given = isinstance(window, (list, np.ndarray, jax.Array))
+    if taps_given:
+        h = _taps(fn, window, "window")
+    if up == down == 1:
+        return jnp.asarray(xa)
+    n = xa.shape[axis]
+    if n == 0:
+        raise ValueError(f"{fn}: x must not be empty along axis; got shape {tuple(xa.shape)}.")
+    n_out = -(-(n * up) // down)
+    if taps_given:
+        half_len = (h.shape[0] - 1) // 2
+        dtype = _float_dtype(xa.dtype, h.dtype)
+    else:
+        max_rate = max(up, down)
+        half_len = 10 * max_rate
+        design = firwin_lowpass(fn, 2 * half_len + 1, 1.0 / max_rate, window)
+        # scipy casts the design to a floating x's dtype before scaling it by up.
+        dtype = _float_dtype(xa.dtype)
+        h = jnp.asarray(design, dtype)
+    h = h.astype(dtype) * jnp.asarray(up, dtype)
+    pre = down - half_len % down
+    pre_remove = (half_len + pre) // down
+    post = 0
+    while _output_len(h.shape[0] + pre + post, n, up, down) < n_out + pre_remove:
+        post += 1
+    h = jnp.concatenate([jnp.zeros(pre, dtype), h, jnp.zeros(post, dtype)])
+    xa = xa.astype(dtype)
+    cval = 0 if cval is None else cval
+    cval = _cval(fn, cval, jnp.issubdtype(dtype, jnp.complexfloating))
+    if padtype in _STATISTICS:
+        stat: Any = {
+            "mean": jnp.mean,
+            "median": jnp.median,
+            "maximum": jnp.max,
+            "minimum": jnp.min,
+        }[padtype]
+        background = stat(xa, axis=axis, keepdims=True)
+        y = _upfirdn(fn, h, xa - background, up, down, axis, "constant", 0)
+        return lax.slice_in_dim(y, pre_remove, pre_remove + n_out, axis=axis) + background
+    y = _upfirdn(fn, h, xa, up, down, axis, padtype, cval)
+    return lax.slice_in_dim(y, pre_remove, pre_remove + n_out, axis=axis)

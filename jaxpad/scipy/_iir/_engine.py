@@ -1,0 +1,282 @@
+"""The recursive filters' engine: a cascade of sections, chunked.
+
+``cascade(bs, as_, x, z0)`` runs ``n`` sections of order ``K`` one after the other
+along the last axis of ``x`` (``N`` signals of ``T`` samples), each the direct form II
+transposed scipy's ``lfilter`` runs (``y = b0 u + z_0``, ``z_k' = b_{k+1} u + z_{k+1}
+- a_{k+1} y``), from the states ``z0``, and returns the outputs and the final states.
+
+A scan of one step per sample is slow on CPU (a loop iteration per sample). The engine
+cuts the time axis into chunks of ``L`` samples and carries the state between them:
+
+1. each chunk's end state from a zero state, ``e_c = R x_c`` (one matrix product);
+2. the true state at each chunk's start, ``s_{c+1} = F s_c + e_c``: a scan over the
+   ``T / L`` chunks of the ``n K`` states;
+3. each chunk's output, one matrix product per output: ``[chunk | start state] @
+   [Toeplitz of the impulse response; O^T]``.
+
+``h``, ``R``, ``O`` and ``F`` come from the recursion itself run for ``L`` steps on
+probe lanes (an impulse on each input, then each unit state), in the signal's dtype.
+The samples past the last whole chunk run from the carried state directly. ``F`` is
+the state map over ``L`` samples; where the poles cluster near the unit circle in one
+section of order 3 or more its float32 rounding moves them out of the circle, so the
+callers run such sections sample by sample or split them into second-order sections
+(docs/signal.md, "Recursive filters").
+
+Derivatives (``jax.custom_jvp``): the tangent of the cascade is the same cascade run on
+the tangents, with a forcing ``w_s = db_s * u_s - da_s * y_s`` (causal correlations with
+each section's input and output) added to section ``s``: a coefficient's perturbation
+reaches the output as an input would; the forcing the states still hold at the end
+joins the final state's tangent (``_pending``). The tangent is linear in ``(dx, w,
+dz0)``, and its transpose, the VJP, is the cascade's adjoint run from the end of the
+signal to its start (JAX's transposes of the products and of the scan over chunks),
+with no per-sample residual.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+
+def chunk_length(t: int, k: int = 1) -> int:
+    """The chunk length for a signal of ``t`` samples of a section of order ``k`` (0:
+    run sample by sample).
+
+    64 on long signals: the chunk's matrix products cost ``2 L`` flops a sample and
+    were memory-bound up to 64 (the same 10-12 ms for (64, 2^16) float32 at 16, 32
+    and 64, 19 at 128, 26 at 256), while the scan over the ``t / L`` chunks costs about
+    a microsecond a chunk. Short signals take shorter chunks, at least two of them."""
+    if t >= 128:
+        length = 64
+    elif t >= 32:
+        length = 2 ** int(math.log2(t // 2))
+    else:
+        return 0
+    return length if length >= 2 * k else 0
+
+
+def _step(bs, as_, z, u, w, outputs_all):
+    """One sample through the cascade on lanes: ``z`` (n, K, lanes), ``u`` (lanes,),
+    ``w`` (n, lanes) or None. Returns the new state and the outputs (Q, lanes)."""
+    n, k = as_.shape
+    new, ys = [], []
+    for s in range(n):
+        y = bs[s, 0] * u + z[s, 0]
+        if w is not None:
+            y = y + w[s]
+        zs = bs[s, 1:, None] * u - as_[s, :, None] * y
+        if k > 1:
+            zs = zs + jnp.concatenate([z[s, 1:], jnp.zeros_like(z[s, :1])])
+        new.append(zs)
+        ys.append(y)
+        u = y
+    return jnp.stack(new), (jnp.stack(ys) if outputs_all else y[None])
+
+
+def _run(bs, as_, z, x, w, outputs_all, states=False):
+    """The recursion run sample by sample over ``x`` (T, lanes) from state ``z`` (n, K,
+    lanes); with ``states``, each step's state (T, n K, lanes) too."""
+
+    def body(z, xs):
+        u, wt = xs
+        z, y = _step(bs, as_, z, u, wt, outputs_all)
+        return z, ((y, z.reshape(-1, z.shape[-1])) if states else y)
+
+    return lax.scan(body, z, (x, w))
+
+
+def _probes(bs, as_, length, outputs_all, forced):
+    """The chunk's matrices from one run of ``length`` steps on probe lanes: an impulse
+    on each input (x, then each section's forcing if ``forced``), then each unit state.
+
+    Returns ``h`` (P, Q, L): each input's impulse response at each output; ``r`` (P, S,
+    L): the state at the chunk's end from an impulse at each position; ``o`` (Q, L, S)
+    and ``f`` (S, S): each output and the end state from each unit state."""
+    n, k = as_.shape
+    s = n * k
+    p = 1 + (n if forced else 0)
+    dtype = as_.dtype
+    lanes = p + s
+    z = jnp.concatenate([jnp.zeros((s, p), dtype), jnp.eye(s, dtype=dtype)], axis=1)
+    x = jnp.zeros((length, lanes), dtype).at[0, 0].set(1)
+    w = None
+    if forced:
+        w = jnp.zeros((length, n, lanes), dtype)
+        w = w.at[0, jnp.arange(n), jnp.arange(1, n + 1)].set(1)
+    _, (ys, zs) = _run(bs, as_, z.reshape(n, k, lanes), x, w, outputs_all, states=True)
+    h = jnp.moveaxis(ys[:, :, :p], 0, -1)  # (Q, P, L)
+    r = jnp.moveaxis(zs[::-1, :, :p], 0, -1)  # (S, P, L): r[:, p, j] after L - j steps
+    o = jnp.moveaxis(ys[:, :, p:], 1, 0)  # (Q, L, S)
+    f = zs[-1, :, p:]
+    return jnp.moveaxis(h, 1, 0), jnp.moveaxis(r, 1, 0), o, f
+
+
+def _toeplitz(h):
+    """The lower-triangular Toeplitz matrix of ``h`` (L,), transposed: ``m[j, i] =
+    h[i - j]`` for ``i >= j``, so that ``chunk @ m`` filters a chunk from a zero state."""
+    length = h.shape[-1]
+    i = np.arange(length)
+    d = i[None, :] - i[:, None]
+    return jnp.where(d >= 0, h[..., np.clip(d, 0, length - 1)], 0)
+
+
+def engine(bs, as_, x, w, z0, outputs_all: bool, chunked: bool = True, guard: bool = False):
+    """The cascade's outputs (Q, N, T) and final state (n, N, K), undifferentiated.
+
+    ``bs`` (n, K+1), ``as_`` (n, K) (``a[1:] / a[0]``), ``x`` (N, T), ``w`` (n, N, T)
+    or None, ``z0`` (n, N, K); ``chunked=False`` runs sample by sample.
+
+    ``guard`` (the primal runs, not the tangents': its masks are not linear) keeps a
+    non-finite sample of ``x`` from reaching the outputs before it, as the chunk's
+    product would (``0 * nan``): the chunked run takes ``x`` with its non-finite
+    samples zeroed, and where a signal has one, the recursion run sample by sample on
+    the non-finite samples alone (zeros elsewhere, from a zero state: exactly zero
+    before the first, and from it on the non-finite values scipy's recursion gives) is
+    added at and after the first (a ``lax.cond``: free on finite inputs under ``jit``,
+    both branches under ``vmap``)."""
+    n, k = as_.shape
+    big_n, t = x.shape
+    s = n * k
+    length = chunk_length(t, k) if chunked else 0
+    full = t // length if length else 0
+    if guard and full >= 2 and w is None:
+        bad = ~jnp.isfinite(x)
+        y, zf = engine(bs, as_, jnp.where(bad, 0, x), None, z0, outputs_all, chunked)
+
+        def nonfinite(_):
+            xb = jnp.where(bad, x, 0)
+            yb, zb = engine(bs, as_, xb, None, jnp.zeros_like(z0), outputs_all, False)
+            after = jnp.cumsum(bad, axis=-1) > 0
+            return y + jnp.where(after, yb, 0), zf + zb
+
+        return lax.cond(jnp.any(bad), nonfinite, lambda _: (y, zf), None)
+    ys = []
+    z = jnp.moveaxis(z0, 2, 1)  # (n, K, N)
+    if full >= 2:
+        head = full * length
+        h, r, o, f = _probes(bs, as_, length, outputs_all, w is not None)
+        inputs = [x] if w is None else [x, *w]
+        chunks = [v[:, :head].reshape(big_n, full, length) for v in inputs]
+        e = sum(c @ r[i].T for i, c in enumerate(chunks))  # (N, full, S)
+
+        def chunk_step(sc, ec):
+            return sc @ f.T + ec, sc
+
+        z_flat, starts = lax.scan(chunk_step, z.reshape(s, big_n).T, jnp.moveaxis(e, 1, 0))
+        starts = jnp.moveaxis(starts, 0, 1)  # (N, full, S)
+        stacked = jnp.concatenate([*chunks, starts], axis=-1)
+        outs = []
+        for q in range(o.shape[0]):
+            m = jnp.concatenate([*(_toeplitz(h[i, q]) for i in range(len(chunks))), o[q].T])
+            outs.append((stacked @ m).reshape(big_n, head))
+        ys.append(jnp.stack(outs))
+        z = z_flat.T.reshape(n, k, big_n)
+        rest = slice(head, None)
+    else:
+        rest = slice(0, None)
+    xt = x[:, rest]
+    if xt.shape[1]:
+        wt = None if w is None else jnp.moveaxis(w[:, :, rest], 2, 0)
+        z, yt = _run(bs, as_, z, xt.T, wt, outputs_all)
+        ys.append(jnp.moveaxis(yt, 0, -1))
+    y = ys[0] if len(ys) == 1 else jnp.concatenate(ys, axis=-1)
+    return y, jnp.moveaxis(z, 1, 2)
+
+
+def _correlate(c, v):
+    """``out[..., t] = sum_k c[k] v[..., t - k]`` (zero before the start); c (m,)."""
+    out = c[0] * v
+    for j in range(1, c.shape[0]):
+        shifted = (
+            jnp.pad(v[..., :-j], [(0, 0)] * (v.ndim - 1) + [(j, 0)])
+            if j < v.shape[-1]
+            else jnp.zeros_like(v)
+        )
+        out = out + c[j] * shifted
+    return out
+
+
+def _pending(db, da, u, y, k):
+    """The forcing still in the states at the end, (N, K): state ``m`` holds ``sum_{j>=m}
+    db[j+1] u[T-1-(j-m)] - da[j] y[T-1-(j-m)]`` (the forcing above enters the output
+    equation, so what the true tangent holds in the states has not reached it)."""
+    t = u.shape[-1]
+    rows = []
+    for m in range(k):
+        acc = jnp.zeros(u.shape[:-1], u.dtype)
+        for j in range(m, k):
+            i = t - 1 - (j - m)
+            if i >= 0:
+                acc = acc + db[j + 1] * u[..., i] - da[j] * y[..., i]
+        rows.append(acc)
+    return jnp.stack(rows, axis=-1)
+
+
+def _is_zero(tangent) -> bool:
+    return type(tangent) is jax.custom_derivatives.SymbolicZero
+
+
+def _dense(primal, tangent):
+    return jnp.zeros_like(primal) if _is_zero(tangent) else tangent
+
+
+def _jvp(static, primals, tangents, forced):
+    """The cascade's JVP. Without coefficient tangents it is the cascade run on the
+    tangents; with them, each section's forcing ``w_s = db_s * u_s - da_s * y_s`` joins
+    in (it needs every section's output), and the final state's tangent takes the
+    forcing the states still hold (``_pending``)."""
+    outputs_all, chunked, guard = static
+    bs, as_, x = primals[:3]
+    z0 = primals[-1]
+    w = primals[3] if forced else None
+    dbs, das, dx = tangents[:3]
+    dw = tangents[3] if forced else None
+    dz0 = _dense(z0, tangents[-1])
+    dx = _dense(x, dx)
+    has_dw = forced and not _is_zero(dw)
+
+    def run(x, w, z0, all_out, guard=False):
+        if w is None:
+            return cascade(bs, as_, x, z0, all_out, chunked, guard)
+        return cascade_forced(bs, as_, x, w, z0, all_out, chunked)
+
+    primal_out = (x, w, z0, outputs_all, guard)
+    if _is_zero(dbs) and _is_zero(das):
+        return run(*primal_out), run(dx, dw if has_dw else None, dz0, outputs_all)
+    dbs, das = _dense(bs, dbs), _dense(as_, das)
+    y_all, zf = run(x, w, z0, True, guard)
+    n, k = as_.shape
+    forcing, pend = [], []
+    for s in range(n):
+        u = x if s == 0 else y_all[s - 1]
+        da = jnp.concatenate([jnp.zeros_like(das[s, :1]), das[s]])
+        forcing.append(_correlate(dbs[s], u) - _correlate(da, y_all[s]))
+        pend.append(_pending(dbs[s], das[s], u, y_all[s], k))
+    force = jnp.stack(forcing)
+    if has_dw:
+        force = force + dw
+    dy, dz = run(dx, force, dz0, outputs_all)
+    y = y_all if outputs_all else y_all[-1:]
+    return (y, zf), (dy, dz + jnp.stack(pend))
+
+
+@partial(jax.custom_jvp, nondiff_argnums=(4, 5, 6))
+def cascade(bs, as_, x, z0, outputs_all=False, chunked=True, guard=True):
+    """The cascade's outputs ((n if outputs_all else 1), N, T) and final states;
+    ``guard``: see ``engine`` (False for the tangents' runs)."""
+    return engine(bs, as_, x, None, z0, outputs_all, chunked, guard)
+
+
+@partial(jax.custom_jvp, nondiff_argnums=(5, 6))
+def cascade_forced(bs, as_, x, w, z0, outputs_all=False, chunked=True):
+    """``cascade`` with ``w`` (n, N, T) added to each section's output equation."""
+    return engine(bs, as_, x, w, z0, outputs_all, chunked)
+
+
+cascade.defjvp(lambda o, c, g, p, t: _jvp((o, c, g), p, t, False), symbolic_zeros=True)
+cascade_forced.defjvp(lambda o, c, p, t: _jvp((o, c, False), p, t, True), symbolic_zeros=True)

@@ -1,0 +1,246 @@
+"""jaxpad.scipy.signal's recursive filters (lfilter, lfilter_zi, sosfilt, sosfilt_zi,
+filtfilt, sosfiltfilt, decimate) against scipy.signal: random differential tests over
+orders, padtypes, padlen, zi and axis (float64 to 1e-8 of the output's magnitude), the
+float32 error against scipy's own float32 error, second-order gradients, and jit, vmap
+and eager agreeing. The bad inputs are rows of tests/bad_inputs.py.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+from jaxpad.scipy import signal
+from tests.compat import enable_x64
+
+ss = pytest.importorskip("scipy.signal")
+
+
+def _close(got, want, rtol=1e-8):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    scale = max(np.abs(want).max(initial=0.0), 1e-300)
+    np.testing.assert_allclose(got, want, rtol=0, atol=rtol * scale)
+
+
+def _filter(rng, order):
+    """A random stable lowpass or highpass Butterworth, as (b, a) and sos."""
+    wn = float(rng.uniform(0.08, 0.6))
+    btype = "low" if rng.random() < 0.6 else "high"
+    b, a = ss.butter(order, wn, btype)
+    return b, a, ss.butter(order, wn, btype, output="sos")
+
+
+def test_filters_against_scipy(full_run):
+    """lfilter and sosfilt, with and without zi, over orders, axes and lengths (the
+    chunked path from 32 samples, sample by sample below), and a traced filter."""
+    rng = np.random.default_rng(0)
+    cases = [((3, 40), -1, 2)]
+    if full_run:
+        cases += [((150,), 0, 4), ((2, 33, 3), 1, 3), ((7,), 0, 1), ((300, 2), 0, 6)]
+    with enable_x64(True):
+        for shape, axis, order in cases:
+            b, a, sos = _filter(rng, order)
+            x = rng.standard_normal(shape)
+            _close(signal.lfilter(b, a, x, axis), ss.lfilter(b, a, x, axis))
+            _close(signal.sosfilt(sos, x, axis), ss.sosfilt(sos, x, axis))
+            zshape = list(shape)
+            zshape[axis] = len(a) - 1
+            zi = rng.standard_normal(zshape)
+            for got, want in zip(signal.lfilter(b, a, x, axis, zi), ss.lfilter(b, a, x, axis, zi)):
+                _close(got, want)
+            zshape = [sos.shape[0], *shape]
+            zshape[axis % len(shape) + 1] = 2
+            zs = rng.standard_normal(zshape)
+            for got, want in zip(signal.sosfilt(sos, x, axis, zs), ss.sosfilt(sos, x, axis, zi=zs)):
+                _close(got, want)
+            # Traced coefficients: order >= 3 runs sample by sample, not split.
+            traced = jax.jit(lambda b, a, x, zi: signal.lfilter(b, a, x, axis, zi))
+            for got, want in zip(traced(b, a, x, zi), ss.lfilter(b, a, x, axis, zi)):
+                _close(got, want)
+
+
+def test_zi_broadcast_and_fir():
+    with enable_x64(True):
+        x = np.random.default_rng(1).standard_normal((4, 9))
+        b, a = [1.0, 0.5, -0.25], [2.0]
+        zi = np.array([[0.5, -1.0]])  # (1, 2): broadcast along axis 0
+        for got, want in zip(signal.lfilter(b, a, x, 1, zi), ss.lfilter(b, a, x, 1, zi)):
+            _close(got, want)
+        _close(signal.lfilter([3.0], [2.0], x), ss.lfilter([3.0], [2.0], x))
+
+
+def test_filtfilt_against_scipy(full_run):
+    rng = np.random.default_rng(2)
+    cases = [((2, 60), -1, 3)]
+    if full_run:
+        cases += [((140,), 0, 4), ((40, 2), 0, 2), ((2, 200, 2), 1, 6)]
+    # Each padtype and each padlen once, each case once (each pair is a compile).
+    combos = [("odd", None), ("even", 0), ("constant", 5), (None, None), ("odd", 5)]
+    runs = [(cases[i % len(cases)], combo) for i, combo in enumerate(combos)]
+    with enable_x64(True):
+        for (shape, axis, order), (padtype, padlen) in runs if full_run else runs[:1]:
+            b, a, sos = _filter(rng, order)
+            x = rng.standard_normal(shape)
+            _close(
+                signal.filtfilt(b, a, x, axis, padtype, padlen),
+                ss.filtfilt(b, a, x, axis, padtype, padlen),
+            )
+            _close(
+                signal.sosfiltfilt(sos, x, axis, padtype, padlen),
+                ss.sosfiltfilt(sos, x, axis, padtype, padlen),
+            )
+
+
+def test_initial_states_against_scipy(full_run):
+    rng = np.random.default_rng(3)
+    with enable_x64(True):
+        for order in (1, 2, 5) if full_run else (5,):
+            b, a, sos = _filter(rng, order)
+            _close(signal.lfilter_zi(b, a), ss.lfilter_zi(b, a), 1e-10)
+            _close(signal.sosfilt_zi(sos), ss.sosfilt_zi(sos), 1e-10)
+        _close(
+            signal.lfilter_zi([1.0, 2.0], [0.0, 2.0, 1.0]),
+            ss.lfilter_zi([1.0, 2.0], [0.0, 2.0, 1.0]),
+        )
+
+
+def test_decimate_against_scipy(full_run):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 300))
+    cases = [(2, None, "iir", True)]
+    if full_run:
+        cases += [(3, None, "fir", False), (5, 4, "iir", False), (4, None, "fir", True)]
+        cases += [(3, 6, "iir", True), (2, 10, "fir", True)]
+    with enable_x64(True):
+        for q, n, ftype, zero_phase in cases:
+            _close(
+                signal.decimate(x, q, n, ftype, -1, zero_phase),
+                ss.decimate(x, q, n, ftype, -1, zero_phase),
+            )
+
+
+def _err(got, want):
+    return np.abs(np.asarray(got, np.float64) - want).max() / np.abs(want).max()
+
+
+@pytest.mark.parametrize(
+    "design",
+    [
+        pytest.param(("butter", 8, 0.1)),
+        pytest.param(("ellip", 10, 0.02), marks=pytest.mark.slow),
+        pytest.param(("butter", 4, 0.002), marks=pytest.mark.slow),
+        pytest.param(("cheby1", 6, 0.3), marks=pytest.mark.slow),
+    ],
+)
+def test_float32_error_at_most_twice_scipys(design):
+    """Against float64 runs of the same float32-rounded filter; (4, 0.002) has poles at
+    |p| = 0.994 and runs sample by sample."""
+    kind, order, wn = design
+    extra = {"ellip": (0.5, 60), "cheby1": (0.5,), "butter": ()}[kind]
+    sos = getattr(ss, kind)(order, *extra, wn, output="sos").astype(np.float32)
+    x = np.random.default_rng(5).standard_normal((2, 1024)).astype(np.float32)
+    s64, x64 = sos.astype(np.float64), x.astype(np.float64)
+    want = ss.sosfilt(s64, x64)
+    assert _err(signal.sosfilt(sos, x), want) <= 2 * _err(ss.sosfilt(sos, x), want)
+    want = ss.sosfiltfilt(s64, x64)
+    assert _err(signal.sosfiltfilt(sos, x), want) <= 2 * _err(ss.sosfiltfilt(sos, x), want)
+    if order <= 8:
+        b, a = (v.astype(np.float32) for v in ss.sos2tf(sos.astype(np.float64)))
+        want = ss.lfilter(b.astype(np.float64), a.astype(np.float64), x64)
+        assert _err(signal.lfilter(b, a, x), want) <= 2 * _err(ss.lfilter(b, a, x), want)
+
+
+def test_narrow_dtypes():
+    sos = ss.butter(4, 0.2, output="sos")
+    x = np.random.default_rng(6).standard_normal(80).astype(np.float32)
+    want = np.asarray(signal.sosfilt(sos.astype(np.float32), x))
+    for dtype in (jnp.float16, jnp.bfloat16):
+        got = signal.sosfilt(jnp.asarray(sos, dtype), jnp.asarray(x, dtype))
+        assert got.dtype == dtype
+        np.testing.assert_allclose(np.asarray(got, np.float32), want, atol=0.05)
+
+
+def test_gradients_of_order_two(full_run):
+    """check_grads (forward and reverse) once per path: sosfilt of two sections in sos,
+    x and zi through the chunked path and its tail (40 samples: 2 chunks of 16 + 8);
+    under --all to order 2, and lfilter in b, a, x and zi sample by sample (9) and
+    filtfilt through its pads (30). The default run checks the chunked path to order 1
+    (order 2 there costs ~15 s of compiles)."""
+    rng = np.random.default_rng(7)
+    with enable_x64(True):
+        b, a, _ = _filter(np.random.default_rng(11), 2)
+        sos2 = ss.butter(4, 0.35, output="sos")
+        order = 2 if full_run else 1
+        # eps 1e-6: the finite differences' truncation error at check_grads' default
+        # (1e-4) reached 1.5e-4 of these filters' second derivatives in a.
+        x = rng.standard_normal((2, 40))
+        zs = rng.standard_normal((sos2.shape[0], 2, 2))
+        check_grads(
+            lambda s, x, z: signal.sosfilt(s, x, -1, z),
+            (sos2, x, zs), order=order, modes=("fwd", "rev"), eps=1e-6,
+        )  # fmt: skip
+        if full_run:  # ~50 s
+            x = rng.standard_normal((2, 9))
+            zi = rng.standard_normal((2, 2))
+            check_grads(
+                lambda b, a, x, zi: signal.lfilter(b, a, x, -1, zi),
+                (b, a, x, zi), order=2, modes=("fwd", "rev"), eps=1e-6,
+            )  # fmt: skip
+            x = rng.standard_normal(30)
+            f = lambda b, a, x: signal.filtfilt(b, a, x)  # noqa: E731
+            check_grads(f, (b, a, x), 2, ("fwd", "rev"), eps=1e-6)
+
+
+def test_nonfinite_samples_spread_as_scipys():
+    """A nan or +-inf in x (first sample, mid-chunk, last sample) is non-finite in the
+    output exactly where scipy's recursion puts it (nan and inf patterns and the infs'
+    signs equal), and the finite outputs equal scipy's; a finite cotangent on finite x
+    has a finite gradient. One shape (2 chunks of 16 + a tail of 8), one jit each."""
+    b, a = ss.butter(2, 0.3)
+    sos = ss.butter(2, 0.3, output="sos")
+    x = np.random.default_rng(12).standard_normal((10, 40))
+    for row, (value, at) in enumerate(
+        [(v, i) for v in (np.nan, np.inf, -np.inf) for i in (0, 21, 39)], start=1
+    ):
+        x[row, at] = value
+    with enable_x64(True), np.errstate(invalid="ignore"):
+        runs = [
+            (jax.jit(lambda x: signal.lfilter(b, a, x)), ss.lfilter(b, a, x)),
+            (jax.jit(lambda x: signal.sosfilt(sos, x)), ss.sosfilt(sos, x)),
+            (jax.jit(lambda x: signal.filtfilt(b, a, x)), ss.filtfilt(b, a, x)),
+        ]
+        for f, want in runs:
+            got = np.asarray(f(x))
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+            np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want))
+            np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
+            finite = np.isfinite(want)
+            _close(got[finite], want[finite], 1e-10)
+        grad = jax.grad(lambda x: jnp.sum(runs[1][0](x) * x))(x[0])
+        assert np.all(np.isfinite(np.asarray(grad)))
+
+
+def test_gradient_in_x_equals_the_transposed_filter():
+    """The VJP in x is the filter run backwards: lfilter's matrix transposed."""
+    with enable_x64(True):
+        b, a = ss.butter(3, 0.3)
+        x = np.random.default_rng(8).standard_normal(70)
+        g = np.random.default_rng(9).standard_normal(70)
+        _, vjp = jax.vjp(lambda x: signal.lfilter(b, a, x), x)
+        want = ss.lfilter(b, a, g[::-1])[::-1]
+        _close(vjp(g)[0], want, 1e-10)
+
+
+def test_jit_vmap_eager_agree():
+    rng = np.random.default_rng(10)
+    sos = jnp.asarray(np.stack([ss.butter(4, w, output="sos") for w in (0.1, 0.3, 0.5)]))
+    x = jnp.asarray(rng.standard_normal((3, 50)).astype(np.float32))
+    eager = np.stack([signal.sosfilt(sos[i], x[i]) for i in range(3)])
+    over_both = jax.vmap(signal.sosfilt)(sos, x)
+    over_signals = jax.jit(jax.vmap(signal.sosfilt, (None, 0)))(sos[0], x)
+    np.testing.assert_allclose(over_both, eager, rtol=2e-5, atol=2e-5)
+    np.testing.assert_allclose(over_signals[1], signal.sosfilt(sos[0], x[1]), rtol=2e-5, atol=2e-5)
