@@ -57,10 +57,12 @@ def test_filters_against_scipy(full_run):
             zs = rng.standard_normal(zshape)
             for got, want in zip(signal.sosfilt(sos, x, axis, zs), ss.sosfilt(sos, x, axis, zi=zs)):
                 _close(got, want)
-            # Traced coefficients: order >= 3 runs sample by sample, not split.
-            traced = jax.jit(lambda b, a, x, zi: signal.lfilter(b, a, x, axis, zi))
-            for got, want in zip(traced(b, a, x, zi), ss.lfilter(b, a, x, axis, zi)):
-                _close(got, want)
+            # Traced coefficients: order >= 3 runs sample by sample, not split (once
+            # per plan: a compile each).
+            if order in (2, 4):
+                traced = jax.jit(lambda b, a, x, zi: signal.lfilter(b, a, x, axis, zi))
+                for got, want in zip(traced(b, a, x, zi), ss.lfilter(b, a, x, axis, zi)):
+                    _close(got, want)
 
 
 def test_zi_broadcast_and_fir():
@@ -168,7 +170,7 @@ def test_gradients_of_order_two(full_run):
     """check_grads (forward and reverse) once per path: sosfilt of two sections in sos,
     x and zi through the chunked path and its tail (40 samples: 2 chunks of 16 + 8);
     under --all to order 2, and lfilter in b, a, x and zi sample by sample (9) and
-    filtfilt through its pads (30). The default run checks the chunked path to order 1
+    filtfilt through its pads (12). The default run checks the chunked path to order 1
     (order 2 there costs ~15 s of compiles)."""
     rng = np.random.default_rng(7)
     with enable_x64(True):
@@ -183,14 +185,15 @@ def test_gradients_of_order_two(full_run):
             lambda s, x, z: signal.sosfilt(s, x, -1, z),
             (sos2, x, zs), order=order, modes=("fwd", "rev"), eps=1e-6,
         )  # fmt: skip
-        if full_run:  # ~50 s
+        if full_run:  # ~20 s
             x = rng.standard_normal((2, 9))
             zi = rng.standard_normal((2, 2))
             check_grads(
                 lambda b, a, x, zi: signal.lfilter(b, a, x, -1, zi),
                 (b, a, x, zi), order=2, modes=("fwd", "rev"), eps=1e-6,
             )  # fmt: skip
-            x = rng.standard_normal(30)
+            # 12 samples, padded to 30: sample by sample, half the compile of 30 (48).
+            x = rng.standard_normal(12)
             f = lambda b, a, x: signal.filtfilt(b, a, x)  # noqa: E731
             check_grads(f, (b, a, x), 2, ("fwd", "rev"), eps=1e-6)
 
@@ -198,8 +201,8 @@ def test_gradients_of_order_two(full_run):
 def test_nonfinite_samples_spread_as_scipys():
     """A nan or +-inf in x (first sample, mid-chunk, last sample) is non-finite in the
     output exactly where scipy's recursion puts it (nan and inf patterns and the infs'
-    signs equal), and the finite outputs equal scipy's; a finite cotangent on finite x
-    has a finite gradient. One shape (2 chunks of 16 + a tail of 8), one jit each."""
+    signs equal), and the finite outputs equal scipy's; a finite cotangent has a finite
+    gradient in x, even on these rows. One shape (2 chunks of 16 + a tail of 8)."""
     b, a = ss.butter(2, 0.3)
     sos = ss.butter(2, 0.3, output="sos")
     x = np.random.default_rng(12).standard_normal((10, 40))
@@ -209,9 +212,10 @@ def test_nonfinite_samples_spread_as_scipys():
         x[row, at] = value
     with enable_x64(True), np.errstate(invalid="ignore"):
         runs = [
-            (jax.jit(lambda x: signal.lfilter(b, a, x)), ss.lfilter(b, a, x)),
-            (jax.jit(lambda x: signal.sosfilt(sos, x)), ss.sosfilt(sos, x)),
-            (jax.jit(lambda x: signal.filtfilt(b, a, x)), ss.filtfilt(b, a, x)),
+            # lfilter and sosfilt share one compile (one second-order section).
+            (lambda x: signal.lfilter(b, a, x), ss.lfilter(b, a, x)),
+            (lambda x: signal.sosfilt(sos, x), ss.sosfilt(sos, x)),
+            (lambda x: signal.filtfilt(b, a, x), ss.filtfilt(b, a, x)),
         ]
         for f, want in runs:
             got = np.asarray(f(x))
@@ -220,8 +224,9 @@ def test_nonfinite_samples_spread_as_scipys():
             np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
             finite = np.isfinite(want)
             _close(got[finite], want[finite], 1e-10)
-        grad = jax.grad(lambda x: jnp.sum(runs[1][0](x) * x))(x[0])
-        assert np.all(np.isfinite(np.asarray(grad)))
+        # The gradient in x is linear in the cotangent: finite even on these rows.
+        _, vjp = jax.vjp(runs[1][0], x)
+        assert np.all(np.isfinite(np.asarray(vjp(np.ones_like(x))[0])))
 
 
 def test_gradient_in_x_equals_the_transposed_filter():

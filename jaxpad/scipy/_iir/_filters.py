@@ -266,7 +266,9 @@ def _split_run(bn, an, split, chunked, x2, zi):
     return y, jnp.stack(rows, axis=-1)[None]
 
 
-def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Any = None):
+def lfilter(
+    b: Any, a: Any, x: Any, axis: int = -1, zi: Any = None
+) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Filters ``x`` along ``axis`` with the rational filter ``b / a``; scipy's ``lfilter``.
 
     Direct form II transposed, as scipy: ``a[0] y[n] = sum_k b[k] x[n-k] - sum_{k>=1}
@@ -283,8 +285,8 @@ def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Any = None):
         ``max(len(a), len(b)) - 1`` (size-1 dimensions broadcast), or None.
 
     Returns:
-      ``y`` of ``x``'s shape, or ``(y, zf)`` when ``zi`` is given: ``zf`` the final
-      state, of ``zi``'s expected shape.
+      The filtered signal, of ``x``'s shape; with ``zi``, the pair of it and the final
+      state (of ``zi``'s expected shape), as scipy's ``(y, zf)``.
 
     >>> import jax.numpy as jnp
     >>> from jaxpad.scipy.signal import lfilter
@@ -416,7 +418,9 @@ def _sos_zi(bs: jax.Array, as_: jax.Array) -> jax.Array:
     return jnp.stack(zis)
 
 
-def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None):
+def sosfilt(
+    sos: Any, x: Any, axis: int = -1, zi: Any = None
+) -> jax.Array | tuple[jax.Array, jax.Array]:
     """Filters ``x`` along ``axis`` with the cascade of second-order sections ``sos``;
     scipy's ``sosfilt``.
 
@@ -434,7 +438,8 @@ def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None):
         2, or None.
 
     Returns:
-      ``y`` of ``x``'s shape, or ``(y, zf)`` when ``zi`` is given.
+      The filtered signal, of ``x``'s shape; with ``zi``, the pair of it and the final
+      states, as scipy's ``(y, zf)``.
 
     >>> import jax.numpy as jnp
     >>> from jaxpad.scipy.signal import sosfilt
@@ -468,6 +473,13 @@ def sosfilt(sos: Any, x: Any, axis: int = -1, zi: Any = None):
         return y
     zf = zf.reshape((n,) + moved[:-1] + (2,))
     return y, jnp.moveaxis(zf, -1, axis + 1).astype(out_dtype)
+
+
+def _sosfilt_signal(sos: Any, x: Any, axis: int) -> jax.Array:
+    """``sosfilt`` without an initial state: the filtered signal alone."""
+    y = sosfilt(sos, x, axis=axis)
+    assert not isinstance(y, tuple)
+    return y
 
 
 def sosfilt_zi(sos: Any) -> jax.Array:
@@ -695,7 +707,7 @@ def decimate(
         if zero_phase:
             y = sosfiltfilt(sos, x.astype(dtype), axis=axis)
         else:
-            y = sosfilt(sos, x.astype(dtype), axis=axis)
+            y = _sosfilt_signal(sos, x.astype(dtype), axis)
         y = lax.slice_in_dim(y, 0, None, q, axis)
         return y.astype(out_dtype)
     taps = firwin_hamming((20 * q if n is None else n) + 1, 1.0 / q)
