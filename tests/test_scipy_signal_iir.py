@@ -15,6 +15,7 @@ from jax.test_util import check_grads
 
 from jaxpad.scipy import signal
 from tests.compat import enable_x64
+from tests.rotation import share
 
 ss = pytest.importorskip("scipy.signal")
 
@@ -168,10 +169,10 @@ def test_narrow_dtypes():
 
 def test_gradients_of_order_two(full_run):
     """check_grads (forward and reverse) once per path: sosfilt of two sections in sos,
-    x and zi through the chunked path and its tail (40 samples: 2 chunks of 16 + 8);
-    under --all to order 2, and lfilter in b, a, x and zi sample by sample (9) and
-    filtfilt through its pads (12). The default run checks the chunked path to order 1
-    (order 2 there costs ~15 s of compiles)."""
+    x and zi through the chunked path and its tail (40 samples: 2 chunks of 16 + 8),
+    lfilter in b, a, x and zi sample by sample (9) and filtfilt through its pads (12).
+    The default run checks the chunked path to order 1 (order 2 there costs ~15 s of
+    compiles); --all one path to order 2, in turn."""
     rng = np.random.default_rng(7)
     with enable_x64(True):
         b, a, _ = _filter(np.random.default_rng(11), 2)
@@ -179,23 +180,21 @@ def test_gradients_of_order_two(full_run):
         order = 2 if full_run else 1
         # eps 1e-6: the finite differences' truncation error at check_grads' default
         # (1e-4) reached 1.5e-4 of these filters' second derivatives in a.
-        x = rng.standard_normal((2, 40))
+        x40 = rng.standard_normal((2, 40))
         zs = rng.standard_normal((sos2.shape[0], 2, 2))
-        check_grads(
-            lambda s, x, z: signal.sosfilt(s, x, -1, z),
-            (sos2, x, zs), order=order, modes=("fwd", "rev"), eps=1e-6,
-        )  # fmt: skip
-        if full_run:  # ~20 s
-            x = rng.standard_normal((2, 9))
-            zi = rng.standard_normal((2, 2))
-            check_grads(
-                lambda b, a, x, zi: signal.lfilter(b, a, x, -1, zi),
-                (b, a, x, zi), order=2, modes=("fwd", "rev"), eps=1e-6,
-            )  # fmt: skip
-            # 12 samples, padded to 30: sample by sample, half the compile of 30 (48).
-            x = rng.standard_normal(12)
-            f = lambda b, a, x: signal.filtfilt(b, a, x)  # noqa: E731
-            check_grads(f, (b, a, x), 2, ("fwd", "rev"), eps=1e-6)
+        x9, zi = rng.standard_normal((2, 9)), rng.standard_normal((2, 2))
+        # 12 samples, padded to 30: sample by sample, half the compile of 30 (48).
+        x12 = rng.standard_normal(12)
+        paths = [
+            (lambda s, x, z: signal.sosfilt(s, x, -1, z), (sos2, x40, zs)),
+            (lambda b, a, x, zi: signal.lfilter(b, a, x, -1, zi), (b, a, x9, zi)),
+            (lambda b, a, x: signal.filtfilt(b, a, x), (b, a, x12)),
+        ]
+        # The default run: the chunked path to order 1. --all: one path to order 2,
+        # rotating with the seed (tests/rotation.py): ~10 s of compiles each (CI's
+        # budget), every path across commits.
+        for f, args in share(paths, 3, "test_gradients_of_order_two") if full_run else paths[:1]:
+            check_grads(f, args, order=order, modes=("fwd", "rev"), eps=1e-6)
 
 
 def test_nonfinite_samples_spread_as_scipys():
