@@ -32,6 +32,7 @@ random seeds.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import subprocess
@@ -303,17 +304,45 @@ _MAX_CLASSES = 12
 _ALL_KEEP = 0.1
 
 
-# --all's budget for one test function's cases, in seconds on 2 quiet cores, from the
-# committed profile (tests/COSTS.json, tests/costs.py). A function whose sample would
-# cost more runs as many cases as fit, at least one, drawn by the seed without covers:
-# its classes rotate from commit to commit instead of all running on each, and
-# --every-case (a nightly) still runs them all. A list marked EVERY_CASE (forms, rules,
-# catalogue rows) runs whole whatever it costs. Applied to the profile of 072e971's
-# --all (1,100 worker seconds on 2 quiet cores, and 340 of its xla_defaults run), 2 s
-# kept an estimated 58% and 56% of them, 1 s 51%, 3 s 65% and 60%, 5 s 74%. At 2 s,
-# with the resize and signal suites, CI's --all took 572 s (2026-12-06, 3eea5b2): 1 s
-# is the step towards its 10 minutes (docs/development.md, "The test budget").
+# --all's budget for one test function, in seconds on 2 quiet cores, from the profile
+# of that run (tests/COSTS.json, tests/costs.py). A function whose sample would cost
+# more runs as many cases as fit, at least one, drawn by the seed without covers: its
+# classes rotate from commit to commit instead of all running on each; a function one
+# of whose cases costs more than the budget runs on the seed's draw, as in the default
+# run (``_drawn``): about once in every cost / budget commits. --every-case (a
+# nightly) still runs them all. A list marked EVERY_CASE (forms, rules, catalogue
+# rows) runs whole whatever it costs. On the profile of f1f376e's --all (550 s on 2
+# quiet cores, 1,056 worker seconds, and 232 of its xla_defaults run, 2026-12-06),
+# the draw estimates 605 and 106 worker seconds at 1 s, 735 and 154 at 2 s, 851 at
+# 3 s (docs/development.md, "The test budget").
 _ALL_GROUP_SECONDS = 1.0
+
+
+# The default run's budget for one test function, in seconds on 2 quiet cores, from the
+# profile of that run (tests/COSTS.json): a function whose case costs more runs on the
+# seed's draw, with the probability budget / cost, so that its expected cost is the
+# budget and it runs in about one of every cost / budget commits (``--all`` runs it
+# more often, under its own budget). One case of every function took 411 s on 2 quiet
+# cores at f1f376e (780 worker seconds, 2026-12-06), where the default run's budget is
+# 2.5 minutes; the profile of that run estimates 383 worker seconds at a budget of
+# 0.5 s, 304 at 0.3 s and 264 at 0.25 s (docs/development.md, "The test budget").
+_DEFAULT_RUN_SECONDS = 0.25
+
+
+def _drawn(function, cost, budget, seed):
+    """Whether a test function whose run costs ``cost`` seconds runs on this seed: with
+    the probability ``budget / cost`` (always where the cost fits), drawn from the seed
+    and the function, so that a seed's run repeats and each function draws apart."""
+    if cost <= budget:
+        return True
+    digest = hashlib.blake2b(f"{seed}::{function}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64 < budget / cost
+
+
+def _names_its_file(config, item):
+    """Whether an argument names this item's file or one of its tests."""
+    here = Path(item.path).resolve()
+    return any(Path(arg.partition("::")[0]).resolve() == here for arg in config.args)
 
 
 def _within_budget(chosen, group, marker, costs, seed):
@@ -387,7 +416,7 @@ def pytest_collection_modifyitems(config, items):
     if _every_case(config):
         return
     seed = config.jaxpad_sample_seed
-    costs = load_costs() if run_all else {}
+    costs = load_costs("all" if run_all else "default")
     groups = defaultdict(list)
     for item in items:
         if hasattr(item, "callspec"):
@@ -402,12 +431,43 @@ def pytest_collection_modifyitems(config, items):
         if len(chosen) < len(group):
             sampled.update(group)
             selected.update(chosen)
+    undrawn = _undrawn_functions(config, items, groups, costs, seed)
     kept, left_out = [], []
     for item in items:
-        out = (not run_all and item.get_closest_marker("slow") is not None) or (
-            item in sampled and item not in selected
+        out = (
+            (not run_all and item.get_closest_marker("slow") is not None)
+            or (item in sampled and item not in selected)
+            or function_id(item.nodeid) in undrawn
         )
         (left_out if out and not _named_on_the_command_line(config, item) else kept).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
+
+
+def _undrawn_functions(config, items, groups, costs, seed):
+    """The test functions that this seed does not draw: in the default run, those whose
+    case costs more than ``_DEFAULT_RUN_SECONDS`` in the profile, under ``--all`` more
+    than ``_ALL_GROUP_SECONDS``, each with the probability budget / cost
+    (``_drawn``); unless an argument names their file, or a marker keeps their list
+    whole in this run (the bad-input catalogue's rows, ``EVERY_CASE``'s forms)."""
+    run_all = config.getoption("run_all")
+    budget = _ALL_GROUP_SECONDS if run_all else _DEFAULT_RUN_SECONDS
+    whole = set()
+    for group in groups.values():
+        marker = group[0].get_closest_marker("subsample")
+        if marker is None:
+            continue
+        every_case = "default_keep" in marker.kwargs and marker.kwargs["default_keep"] is None
+        if (run_all and marker.kwargs.get("all_keep", 0) >= 1) or (not run_all and every_case):
+            whole.add(function_id(group[0].nodeid))
+    undrawn = set()
+    for item in items:
+        function = function_id(item.nodeid)
+        if (
+            function not in whole
+            and not _drawn(function, costs.get(function, 0.0), budget, seed)
+            and not _names_its_file(config, item)
+        ):
+            undrawn.add(function)
+    return undrawn

@@ -1,19 +1,26 @@
-"""What each test function's cases cost, for ``pytest --all``'s budget (tests/conftest.py,
-``_ALL_GROUP_SECONDS``; docs/development.md, "The test budget").
+"""What each test function's cases cost, for the runs' budgets (tests/conftest.py,
+``_ALL_GROUP_SECONDS`` and ``_DEFAULT_RUN_SECONDS``; docs/development.md, "The test
+budget").
 
-``COSTS.json`` beside this file maps a test function (its node id without the case's
-parameters) to the mean seconds of one of its cases on 2 quiet cores. It is measured,
-not guessed: regenerate it from the logs of CI's two runs with every case's time,
+``COSTS.json`` beside this file holds a table for each run, ``"all"`` (``pytest
+--all``'s two runs) and ``"default"`` (``pytest``), each mapping a test function (its
+node id without the case's parameters) to the mean seconds of one of its cases on 2
+quiet cores: the runs differ, since a test that loops over cases checks a share of
+them in the default run (the ``full_run`` fixture). It is measured, not guessed:
+regenerate it from the logs of the runs with every case's time,
 
     pytest --all --durations=0 -m "not xla_defaults" > all.log       # any load
     pytest --all --durations=0 -m xla_defaults --xla-defaults > xla.log
-    python -m tests.costs all.log 1100 xla.log 340
+    pytest --durations=0 > default.log
+    python -m tests.costs --run all all.log 1056 xla.log 232
+    python -m tests.costs --run default default.log 780
 
-each log followed by its run's worker seconds on 2 quiet cores (CI's wall time of that
-run times its two workers): a log's times are scaled so that they sum to it, since a
-loaded machine stretches every case alike to a first approximation.
-A test function missing from the table (a new one) costs nothing to the budget: it
-runs its sample as before, until the table is regenerated.
+each log followed by its run's worker seconds on 2 quiet cores (the sum of its
+durations on a quiet machine, or its wall time there times its two workers): a log's
+times are scaled so that they sum to it, since a loaded machine stretches every case
+alike to a first approximation. A test function missing from a table (a new one, or
+one whose cases each took under 5 ms) costs nothing to that run's budget, until the
+table is regenerated.
 """
 
 from __future__ import annotations
@@ -51,16 +58,21 @@ def per_case_seconds(log_lines, quiet_seconds: float) -> dict[str, float]:
     }
 
 
-def load() -> dict[str, float]:
-    """The committed table, or an empty one (every function then runs its sample)."""
+RUNS = ("all", "default")
+
+
+def load(run: str) -> dict[str, float]:
+    """The committed table of ``run`` (one of ``RUNS``), or an empty one (every function
+    then runs its sample)."""
     try:
-        return json.loads(PATH.read_text())
+        return json.loads(PATH.read_text()).get(run, {})
     except FileNotFoundError:
         return {}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--run", choices=RUNS, required=True, help="the table to write")
     parser.add_argument(
         "runs",
         nargs="+",
@@ -74,8 +86,10 @@ def main() -> None:
     for path, seconds in zip(args.runs[::2], args.runs[1::2]):
         with open(path) as log:
             table.update(per_case_seconds(log, float(seconds)))
-    PATH.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
-    print(f"{PATH}: {len(table)} test functions")
+    tables = {run: load(run) for run in RUNS}
+    tables[args.run] = table
+    PATH.write_text(json.dumps(tables, indent=0, sort_keys=True) + "\n")
+    print(f"{PATH}: {len(table)} test functions of the {args.run} run")
 
 
 if __name__ == "__main__":

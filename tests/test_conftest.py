@@ -192,6 +192,80 @@ def test_all_runs_what_a_functions_budget_pays_for_and_rotates_the_rest():
     assert conftest._within_budget(cases, cases, every, dearest, "a") is cases
 
 
+def test_a_dear_function_runs_on_a_share_of_seeds_as_its_cost_pays_for():
+    budget = conftest._DEFAULT_RUN_SECONDS
+    seeds = [f"{commit:040x}" for commit in range(2000)]
+    # Within the budget, or unmeasured: every seed.
+    assert all(conftest._drawn("tests/test_x.py::test_x", budget, budget, s) for s in seeds)
+    assert all(conftest._drawn("tests/test_x.py::test_x", 0.0, budget, s) for s in seeds)
+    # Four budgets: about a quarter of the seeds, the same ones on a rerun, and another
+    # function draws other seeds.
+    draws = [conftest._drawn("tests/test_x.py::test_x", 4 * budget, budget, s) for s in seeds]
+    assert 0.2 < sum(draws) / len(seeds) < 0.3
+    again = [conftest._drawn("tests/test_x.py::test_x", 4 * budget, budget, s) for s in seeds]
+    assert draws == again
+    other = [conftest._drawn("tests/test_x.py::test_y", 4 * budget, budget, s) for s in seeds]
+    assert other != draws
+
+
+class _Item:
+    """A collected test as the default run's draw reads it."""
+
+    def __init__(self, nodeid, marker=None):
+        self.nodeid = nodeid
+        self.path = nodeid.partition("::")[0]
+        self._marker = marker
+
+    def get_closest_marker(self, name):
+        return self._marker if name == "subsample" else None
+
+
+class _Config:
+    """A run's configuration as the draw reads it: its arguments and whether --all."""
+
+    def __init__(self, args, run_all=False):
+        self.args = args
+        self._run_all = run_all
+
+    def getoption(self, name):
+        assert name == "run_all"
+        return self._run_all
+
+
+def test_a_run_leaves_out_the_undrawn_unless_their_file_is_named_or_list_kept_whole():
+    catalogue = pytest.mark.subsample(1, default_keep=None, all_keep=1).mark
+    items = [
+        _Item("tests/test_a.py::test_dear"),
+        _Item("tests/test_a.py::test_cheap"),
+        _Item("tests/test_b.py::test_rows[1]", catalogue),
+        _Item("tests/test_b.py::test_rows[2]", catalogue),
+    ]
+    groups = {"rows": items[2:]}
+    costs = {
+        "tests/test_a.py::test_dear": 1e9,
+        "tests/test_a.py::test_cheap": conftest._DEFAULT_RUN_SECONDS,
+        "tests/test_b.py::test_rows": 1e9,
+    }
+    undrawn = conftest._undrawn_functions(_Config(["tests"]), items, groups, costs, "a")
+    assert undrawn == {"tests/test_a.py::test_dear"}
+    for args in (["tests/test_a.py"], ["tests/test_a.py::test_dear"]):
+        assert conftest._undrawn_functions(_Config(args), items, groups, costs, "a") == set()
+    # --all: a list marked EVERY_CASE runs whole; the catalogue's default_keep is the
+    # default run's.
+    every = pytest.mark.subsample(1, all_keep=1).mark
+    items[2:] = [_Item(item.nodeid, every) for item in items[2:]]
+    groups = {"rows": items[2:]}
+    undrawn = conftest._undrawn_functions(_Config(["tests"], True), items, groups, costs, "a")
+    assert undrawn == {"tests/test_a.py::test_dear"}
+    default_only = pytest.mark.subsample(1, default_keep=None).mark
+    catalogue_under_all = [*items[:2], *(_Item(i.nodeid, default_only) for i in items[2:])]
+    groups = {"rows": catalogue_under_all[2:]}
+    undrawn = conftest._undrawn_functions(
+        _Config(["tests"], True), catalogue_under_all, groups, costs, "a"
+    )
+    assert undrawn == {"tests/test_a.py::test_dear", "tests/test_b.py::test_rows"}
+
+
 def test_the_costs_table_is_the_profile_scaled_to_quiet_seconds():
     log = [
         "4.00s call     tests/test_a.py::test_f[x]",
@@ -202,6 +276,7 @@ def test_the_costs_table_is_the_profile_scaled_to_quiet_seconds():
     ]
     table = costs.per_case_seconds(log, quiet_seconds=5.0)
     assert table == {"tests/test_a.py::test_f": 2.0, "tests/test_b.py::test_g": 1.0}
-    # The committed table names test functions this suite has.
-    committed = costs.load()
-    assert committed and all("::" in name for name in committed)
+    # The committed tables, one a run, name test functions.
+    for run in costs.RUNS:
+        committed = costs.load(run)
+        assert committed and all("::" in name for name in committed)
