@@ -45,6 +45,18 @@ CONV_FORMS_SECOND_DERIVATIVES_WRONG = tuple(
     int(part) for part in jax.__version__.split(".")[:2]
 ) < (0, 8)
 
+# Before jax 0.10, reverse mode through a jax.custom_jvp function whose rule runs a
+# lax.scan on the tangents fails inside JAX: an AssertionError in the scan's transpose
+# (0.6.2 to 0.8.0) or a TypeError on an `ad.ValAccum` (0.8.1 to 0.9.2); 0.10.0 passes
+# (a scan of one multiply-add in such a rule, checked on each of those releases,
+# 2026-12-06). The recursive filters' cascade (jaxpad/scipy/_iir/_engine.py) has such
+# a rule, so before 0.10 JAX differentiates its engine itself: the same derivatives.
+# Let go with a 0.10 floor.
+CUSTOM_JVP_SCANS_TRANSPOSE = tuple(int(part) for part in jax.__version__.split(".")[:2]) >= (
+    0,
+    10,
+)
+
 # jax.experimental.jet's rules: where jet takes `factorial_scaled` (0.10 does) a
 # rule's series are Taylor coefficients, and a bilinear rule's k-th term is the sum of
 # op(a_j, b_{k-j}); before (0.6.2), they were derivatives, and that sum weighs each

@@ -35,12 +35,15 @@ with no per-sample residual.
 from __future__ import annotations
 
 import math
-from functools import partial
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+
+from jaxpad._compat import CUSTOM_JVP_SCANS_TRANSPOSE
 
 
 def chunk_length(t: int, k: int = 1) -> int:
@@ -265,18 +268,25 @@ def _jvp(static, primals, tangents, forced):
     return (y, zf), (dy, dz + jnp.stack(pend))
 
 
-@partial(jax.custom_jvp, nondiff_argnums=(4, 5, 6))
-def cascade(bs, as_, x, z0, outputs_all=False, chunked=True, guard=True):
+def _cascade(bs, as_, x, z0, outputs_all=False, chunked=True, guard=True):
     """The cascade's outputs ((n if outputs_all else 1), N, T) and final states;
     ``guard``: see ``engine`` (False for the tangents' runs)."""
     return engine(bs, as_, x, None, z0, outputs_all, chunked, guard)
 
 
-@partial(jax.custom_jvp, nondiff_argnums=(5, 6))
-def cascade_forced(bs, as_, x, w, z0, outputs_all=False, chunked=True):
+def _cascade_forced(bs, as_, x, w, z0, outputs_all=False, chunked=True):
     """``cascade`` with ``w`` (n, N, T) added to each section's output equation."""
     return engine(bs, as_, x, w, z0, outputs_all, chunked)
 
 
-cascade.defjvp(lambda o, c, g, p, t: _jvp((o, c, g), p, t, False), symbolic_zeros=True)
-cascade_forced.defjvp(lambda o, c, p, t: _jvp((o, c, False), p, t, True), symbolic_zeros=True)
+cascade: Callable[..., Any]
+cascade_forced: Callable[..., Any]
+if CUSTOM_JVP_SCANS_TRANSPOSE:
+    cascade = jax.custom_jvp(_cascade, nondiff_argnums=(4, 5, 6))
+    cascade_forced = jax.custom_jvp(_cascade_forced, nondiff_argnums=(5, 6))
+    cascade.defjvp(lambda o, c, g, p, t: _jvp((o, c, g), p, t, False), symbolic_zeros=True)
+    cascade_forced.defjvp(lambda o, c, p, t: _jvp((o, c, False), p, t, True), symbolic_zeros=True)
+else:
+    # JAX before 0.10 cannot run reverse mode through the rule (jaxpad/_compat.py):
+    # it differentiates the engine itself, whose tangent is the same linear map.
+    cascade, cascade_forced = _cascade, _cascade_forced
