@@ -1855,11 +1855,27 @@ ROWS = [
     ),
     Row(
         "jaxpad.scipy.signal.filtfilt",
-        "method 'gust' (not implemented)",
-        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), method='gust')",
+        "an unknown method",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), method='gustafsson')",
         "ValueError",
-        "jaxpad.scipy.signal.filtfilt: method must be 'pad' ('gust', Gustafsson's initial "
-        "conditions, is not implemented); got 'gust'.",
+        "jaxpad.scipy.signal.filtfilt: method must be 'pad' or 'gust'; got 'gustafsson'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "padlen with method 'gust'",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), method='gust', "
+        "padlen=3)",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: padtype and padlen are read by method='pad' only; got "
+        "padtype='odd', padlen=3 with method='gust'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.filtfilt",
+        "irlen not a positive int",
+        "jaxpad.scipy.signal.filtfilt(jnp.ones(2), jnp.ones(1), jnp.ones(20), method='gust', "
+        "irlen=0)",
+        "ValueError",
+        "jaxpad.scipy.signal.filtfilt: irlen must be a positive int or None; got 0.",
     ),
     Row(
         "jaxpad.scipy.signal.filtfilt",

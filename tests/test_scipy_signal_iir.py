@@ -98,6 +98,41 @@ def test_filtfilt_against_scipy(full_run):
             )
 
 
+def test_filtfilt_gust_against_scipy(full_run):
+    rng = np.random.default_rng(12)
+    # (shape, axis, order, irlen): irlen shorter than half the signal (the fit on the
+    # first and last irlen samples); the whole signal fitted; a gain (order 0).
+    cases = [((140,), 0, 4, 20)]
+    if full_run:
+        cases += [((2, 60), -1, 3, None), ((40, 2), 0, 2, None), ((9,), 0, 0, None)]
+    with enable_x64(True):
+        for shape, axis, order, irlen in cases:
+            b, a, _ = _filter(rng, order)
+            x = rng.standard_normal(shape)
+            want = ss.filtfilt(b, a, x, axis, method="gust", irlen=irlen)
+            _close(signal.filtfilt(b, a, x, axis, method="gust", irlen=irlen), want)
+    # float32; under jit and vmap as eager; differentiable in x and the filter.
+    b, a, _ = (np.asarray(v, np.float32) for v in _filter(rng, 2))
+    x = rng.standard_normal((3, 40)).astype(np.float32)
+
+    def gust(b, a, x):
+        return signal.filtfilt(b, a, x, method="gust", irlen=12)
+
+    eager = gust(b, a, x)
+    _close(eager, ss.filtfilt(b, a, x.astype(np.float64), method="gust", irlen=12), 2e-4)
+    if full_run:
+        np.testing.assert_allclose(jax.jit(gust)(b, a, x), eager, rtol=1e-5, atol=1e-5)
+        batched = jax.vmap(gust, in_axes=(None, None, 0))(b, a, x[:, None])[:, 0]
+        np.testing.assert_allclose(batched, eager, rtol=1e-5, atol=1e-5)
+    with enable_x64(True):
+        b, a, x = (v.astype(np.float64) for v in (b, a, x[0, :24]))
+        # Linear in x, so order 1 checks it whole; the cascade's own second-order
+        # derivatives are test_gradients_of_order_two's.
+        check_grads(lambda x: gust(b, a, x), (x,), order=1, modes=("fwd", "rev"))
+        if full_run:
+            check_grads(lambda b: gust(b, a, x), (b,), order=1, modes=("fwd", "rev"))
+
+
 def test_initial_states_against_scipy(full_run):
     rng = np.random.default_rng(3)
     with enable_x64(True):

@@ -2,7 +2,9 @@
 recursive filters: the classes of lfilter (_TestLinearFilter), lfilter_zi
 (TestLFilterZI), sosfilt (TestSOSFilt), filtfilt and sosfiltfilt (TestFiltFilt,
 TestSOSFiltFilt) and decimate (TestDecimate), what applies to real inputs (no complex,
-object or longdouble dtypes, no lfiltic, no Gustafsson's method, no dlti filters).
+object or longdouble dtypes, no lfiltic, no dlti filters), and TestFiltFilt's
+Gustafsson's-method tests (test_gust_simple, test_gust_scalars, test_filtfilt_gust
+against its independent fmin solution, on a shorter filter and signal).
 """
 
 from __future__ import annotations
@@ -148,6 +150,66 @@ def test_filtfilt_basic_sine_axis(kind):
     y0 = filtfilt(zpk, x, padlen=0, axis=0)
     y2 = filtfilt(zpk, np.swapaxes(x, 0, 2), padlen=0, axis=2)
     assert_allclose(y0, np.swapaxes(np.asarray(y2), 0, 2), rtol=1e-12)
+
+
+def test_gust_simple_and_scalars():
+    # test_gust_simple: a signal of length 2, the initial conditions "computed by
+    # hand" in scipy's test (z1 = 0.3 x0 + 0.2 x1, z2 = 0.2 x0 + 0.3 x1).
+    x = np.array([1.0, 2.0])
+    z1 = 0.3 * x[0] + 0.2 * x[1]
+    z2 = 0.2 * x[0] + 0.3 * x[1]
+    want = [
+        z1 + 0.25 * z2 + 0.25 * x[0] + 0.125 * x[1],
+        0.25 * z1 + z2 + 0.125 * x[0] + 0.25 * x[1],
+    ]
+    assert_allclose(signal.filtfilt([0.5], [1.0, -0.5], x, method="gust"), want, rtol=1e-13)
+    # test_gust_scalars: scalar coefficients, a gain of (b / a) ** 2.
+    x = np.arange(12.0)
+    assert_allclose(signal.filtfilt(3.0, 2.0, x, method="gust"), (3.0 / 2.0) ** 2 * x)
+
+
+def _filtfilt_gust_opt(b, a, x):
+    """scipy's test's independent Gustafsson filter: the initial states that minimize
+    the forward-backward and backward-forward filters' difference, by fmin."""
+    optimize = pytest.importorskip("scipy.optimize")
+    m = max(len(a), len(b)) - 1
+
+    def objective(ics):
+        y_f = ss.lfilter(b, a, x, zi=ics[:m])[0]
+        y_fb = ss.lfilter(b, a, y_f[::-1], zi=ics[m:])[0][::-1]
+        y_b = ss.lfilter(b, a, x[::-1], zi=ics[m:])[0][::-1]
+        y_bf = ss.lfilter(b, a, y_b, zi=ics[:m])[0]
+        return np.sum((y_fb - y_bf) ** 2)
+
+    zi = ss.lfilter_zi(b, a)
+    ics = np.concatenate((x[:m].mean() * zi, x[-m:].mean() * zi))
+    opt, _, _, _, warnflag = optimize.fmin(
+        objective,
+        ics,
+        xtol=1e-10,
+        ftol=1e-12,
+        maxfun=10000,
+        maxiter=10000,
+        full_output=True,
+        disp=False,
+    )
+    assert warnflag == 0
+    y_b = ss.lfilter(b, a, x[::-1], zi=opt[m:])[0][::-1]
+    return ss.lfilter(b, a, y_b, zi=opt[:m])[0]
+
+
+def test_filtfilt_gust_against_the_minimization():
+    # scipy's test_filtfilt_gust with a second-order elliptic filter (its third-order
+    # one needs a signal of ~1,500 samples for its impulse response): the whole
+    # signal, and irlen its impulse response's length, along each axis of a 3-D array.
+    z, p, k = ss.ellip(2, 0.01, 60, 0.3, output="zpk")
+    irlen = int(np.ceil(np.log(1e-10) / np.log(np.max(np.abs(p)))))
+    b, a = ss.zpk2tf(z, p, k)
+    x = np.random.default_rng(123).standard_normal((2, 5 * irlen))
+    want = np.stack([_filtfilt_gust_opt(b, a, row) for row in x])
+    for length in (None, irlen):
+        got = signal.filtfilt(b, a, x.T, axis=0, method="gust", irlen=length)
+        assert_allclose(np.asarray(got).T, want, rtol=1e-8, atol=1e-9)
 
 
 @pytest.mark.slow  # ~2 s; lfilter's FIR path runs in test_zi_broadcast_and_fir

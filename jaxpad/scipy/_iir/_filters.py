@@ -22,6 +22,7 @@ from jaxpad.scipy._args import _describe
 from jaxpad.scipy._fir._upfirdn import resample_poly
 from jaxpad.scipy._iir._design import cheby1_lowpass_sos, firwin_hamming
 from jaxpad.scipy._iir._engine import cascade
+from jaxpad.scipy._iir._gust import filtfilt_gust
 
 _PREFIX = "jaxpad.scipy.signal."
 _PADTYPES = {"odd": "reflect_odd", "even": "reflect", "constant": "edge"}
@@ -556,7 +557,7 @@ def filtfilt(
     irlen: int | None = None,
 ) -> jax.Array:
     """Filters ``x`` forward then backward with ``b / a`` (zero phase); scipy's
-    ``filtfilt``, ``method="pad"``.
+    ``filtfilt``.
 
     The signal is extended at both ends by ``padlen`` samples (default ``3 *
     max(len(a), len(b))``) with a jaxpad pad: ``padtype`` ``"odd"`` is
@@ -571,9 +572,12 @@ def filtfilt(
       padtype: ``"odd"``, ``"even"``, ``"constant"`` or None.
       padlen: the extension's length, less than ``x``'s along ``axis``; None for the
         default.
-      method: ``"pad"`` only (``"gust"``, Gustafsson's method, is not implemented and
-        is refused with a ``ValueError``).
-      irlen: read by ``method="gust"`` only; must be None.
+      method: ``"pad"`` (the extension above) or ``"gust"``: Gustafsson's initial
+        states, which make the forward-backward and backward-forward filters agree
+        on the first and last ``irlen`` samples in the least-squares sense, with no
+        extension (``padtype`` and ``padlen`` then stay at their defaults).
+      irlen: with ``"gust"``, the impulse response's length that the fit spans, a
+        positive int, or None for the whole signal; with ``"pad"``, None.
 
     Returns:
       The filtered signal, ``x``'s shape.
@@ -584,21 +588,56 @@ def filtfilt(
     Array([0., 1., 2., 3., 4., 5., 6., 7.], dtype=float32)
     """
     fn = _PREFIX + "filtfilt"
-    if method != "pad":
-        raise ValueError(
-            f"{fn}: method must be 'pad' ('gust', Gustafsson's initial conditions, is not "
-            f"implemented); got {method!r}."
-        )
-    if irlen is not None:
-        raise ValueError(f"{fn}: irlen is read by method='gust' only; got irlen={irlen!r}.")
+    if method not in ("pad", "gust"):
+        raise ValueError(f"{fn}: method must be 'pad' or 'gust'; got {method!r}.")
     b, a = _ba(fn, b, a)
     x, axis = _signal(fn, x, axis)
+    if method == "gust":
+        return _filtfilt_gust(fn, b, a, x, axis, padtype, padlen, irlen)
+    if irlen is not None:
+        raise ValueError(f"{fn}: irlen is read by method='gust' only; got irlen={irlen!r}.")
     edge = _edge(fn, padtype, padlen, x.shape[axis], max(b.shape[0], a.shape[0]))
     dtype, out_dtype = _dtypes(b, a, x)
     bn, an = _normalized(b, a, dtype)
     zi = _steady_state(bn[None], an[None])
     y = _forward_backward(fn, bn[None], an[None], zi, x.astype(dtype), axis, padtype, edge)
     return y.astype(out_dtype)
+
+
+def _filtfilt_gust(fn, b, a, x, axis, padtype, padlen, irlen):
+    """``filtfilt(method="gust")``: Gustafsson's initial states (``_gust``), no
+    extension; ``padtype`` and ``padlen`` are ``method="pad"``'s and refused here
+    unless left at their defaults."""
+    if padtype != "odd" or padlen is not None:
+        raise ValueError(
+            f"{fn}: padtype and padlen are read by method='pad' only; got "
+            f"padtype={padtype!r}, padlen={padlen!r} with method='gust'."
+        )
+    if irlen is not None and (
+        isinstance(irlen, bool) or not isinstance(irlen, (int, np.integer)) or irlen < 1
+    ):
+        raise ValueError(f"{fn}: irlen must be a positive int or None; got {irlen!r}.")
+    dtype, out_dtype = _dtypes(b, a, x)
+    bn, an = _normalized(b, a, dtype)
+    x2, moved = _lanes(x.astype(dtype), axis)
+    if an.shape[0] == 0:
+        y = bn[0] ** 2 * x2
+    else:
+        plan = _plan(bn[None], an[None])
+        y = _gust(plan, None if irlen is None else int(irlen), bn, an, x2)
+    return jnp.moveaxis(y.reshape(moved), -1, axis).astype(out_dtype)
+
+
+@partial(jax.jit, static_argnums=(0, 1))
+def _gust(plan, irlen, bn, an, x2):
+    """``filtfilt_gust`` with the cascade's passes, under one jit: its six passes and
+    the least-squares solve compile once, not op by op."""
+    order = an.shape[0]
+
+    def run(v, z):
+        return _apply(plan, False, bn[None], an[None], v, z[None])[0]
+
+    return filtfilt_gust(run, order, x2, irlen)
 
 
 def sosfiltfilt(
