@@ -21,6 +21,7 @@ from jax import lax
 import jaxpad
 import jaxpad.numpy as jpnp
 from jaxpad import _numpy_pad, nn, policies
+from jaxpad.scipy import signal
 
 X = jnp.arange(1.0, 13.0).reshape(3, 4)
 IMAGE = jnp.arange(1.0, 1.0 + 2 * 7 * 6).reshape(1, 2, 7, 6)  # NCHW
@@ -312,6 +313,191 @@ ROWS += [
     *rows_for(_halo_pad_in_vmap, {**_HALO, **_HALO_AXES, "mode": "constant"}, pad_value=[5.0]),
 ]
 
+_RESIZE = dict(image=IMAGE, shape=(1, 2, 5, 9), method="linear")
+_CROP = dict(_RESIZE, coordinate_transformation_mode="tf_crop_and_resize")
+_SCALE = dict(
+    image=IMAGE,
+    shape=(1, 2, 5, 9),
+    spatial_dims=(2, 3),
+    scale=jnp.array([0.7, 1.5]),
+    translation=jnp.array([0.0, 0.0]),
+)
+ROWS += [
+    *rows_for(
+        jaxpad.image.resize,
+        _RESIZE,
+        image=[IMAGE * 2],
+        shape=[(1, 2, 4, 9)],
+        method=["cubic", "nearest"],
+        antialias=[False],
+        # Checked, and changes nothing (the passes hold no dot): a bad value raises.
+        precision=["bogus"],
+        coordinate_transformation_mode=["align_corners", "asymmetric"],
+        mode=["wrap"],
+        scales=[(1, 1, 0.6, 1.6)],
+        exclude_outside=[False],
+    ),
+    *rows_for(jaxpad.image.resize, dict(_RESIZE, method="nearest"), nearest_mode=["floor", "ceil"]),
+    *rows_for(
+        jaxpad.image.resize,
+        dict(_RESIZE, method="cubic", antialias=False),
+        cubic_coeff_a=[-0.75],
+        exclude_outside=[False],
+    ),
+    *rows_for(
+        jaxpad.image.resize,
+        dict(_CROP, roi=(0, 0, -0.2, 0, 1, 1, 1.2, 1)),
+        roi=[(0, 0, 0.1, 0, 1, 1, 0.9, 1)],
+        extrapolation_value=[5.0],
+    ),
+    *rows_for(
+        jaxpad.image.scale_and_translate,
+        _SCALE,
+        image=[IMAGE * 2],
+        shape=[(1, 2, 4, 9)],
+        spatial_dims=[(3, 2)],
+        scale=[jnp.array([0.6, 1.5])],
+        translation=[jnp.array([0.5, 0.0])],
+        method=["cubic"],
+        antialias=[False],
+        precision=["bogus"],
+        mode=["wrap"],
+    ),
+]
+
+# scipy.signal: two signals of 20 samples; a second-order filter and two sections.
+_SIGNALS = jnp.sin(jnp.arange(40.0) * 0.7).reshape(2, 20) + jnp.arange(40.0).reshape(2, 20) / 10
+_B, _A = jnp.array([0.2, 0.3, 0.1]), jnp.array([1.0, -0.5, 0.2])
+_SOS = jnp.array([[0.2, 0.3, 0.1, 1.0, -0.5, 0.2], [1.0, 0.4, 0.1, 1.0, -0.2, 0.1]])
+_TAPS = jnp.arange(1.0, 9.0)  # 8 taps: up 3, down 2 reads past the ends
+_LONG = jnp.sin(jnp.arange(128.0) * 0.3).reshape(2, 64)
+_FILTER = dict(b=_B, a=_A, x=_SIGNALS)
+ROWS += [
+    *rows_for(
+        signal.lfilter,
+        _FILTER,
+        b=[_B * 2],
+        a=[_A.at[1].set(-0.4)],
+        x=[_SIGNALS * 2],
+        axis=[0],
+        zi=[jnp.ones((2, 2))],
+    ),
+    *rows_for(signal.lfilter_zi, dict(b=_B, a=_A), b=[_B * 2], a=[_A.at[1].set(-0.4)]),
+    *rows_for(
+        signal.sosfilt,
+        dict(sos=_SOS, x=_SIGNALS),
+        sos=[_SOS.at[0, 0].set(0.5)],
+        x=[_SIGNALS * 2],
+        axis=[0],
+        zi=[jnp.ones((2, 2, 2))],
+    ),
+    *rows_for(signal.sosfilt_zi, dict(sos=_SOS), sos=[_SOS.at[0, 0].set(0.5)]),
+    *rows_for(
+        signal.filtfilt,
+        _FILTER,
+        b=[_B * 2],
+        a=[_A.at[1].set(-0.4)],
+        x=[_SIGNALS * 2],
+        axis=[0],
+        padtype=["even", None],
+        padlen=[2],
+        method=["gust"],
+        irlen=[3],
+    ),
+    *rows_for(signal.filtfilt, dict(_FILTER, method="gust"), irlen=[3]),
+    *rows_for(
+        signal.sosfiltfilt,
+        dict(sos=_SOS, x=_SIGNALS),
+        sos=[_SOS.at[0, 0].set(0.5)],
+        x=[_SIGNALS * 2],
+        axis=[0],
+        padtype=["even", None],
+        padlen=[2],
+    ),
+    *rows_for(
+        signal.decimate,
+        dict(x=_LONG, q=2),
+        x=[_LONG * 2],
+        q=[4],
+        n=[4],
+        ftype=["fir"],
+        axis=[0],
+        zero_phase=[False],
+    ),
+    *rows_for(
+        signal.savgol_filter,
+        dict(x=_SIGNALS, window_length=5, polyorder=2, mode="constant"),
+        x=[_SIGNALS * 2],
+        window_length=[7],
+        # Centred smoothing: polyorders 2 and 3 agree, 4 is the window's identity.
+        polyorder=[4],
+        deriv=[1],
+        axis=[0],
+        mode=["interp", "mirror", "nearest", "wrap"],
+        cval=[3.0],
+    ),
+    # delta scales a derivative (delta ** -deriv), as scipy's.
+    *rows_for(
+        signal.savgol_filter, dict(x=_SIGNALS, window_length=5, polyorder=2, deriv=1), delta=[2.0]
+    ),
+    # Centred smoothing coefficients are symmetric and alike for polyorders 2 and 3:
+    # pos 1 tells them apart.
+    *rows_for(
+        signal.savgol_coeffs,
+        dict(window_length=5, polyorder=2, pos=1),
+        window_length=[7],
+        polyorder=[3],
+        deriv=[1],
+        pos=[2],
+        use=["dot"],
+    ),
+    *rows_for(signal.savgol_coeffs, dict(window_length=5, polyorder=2, deriv=1), delta=[2.0]),
+    *rows_for(
+        signal.upfirdn,
+        dict(h=_TAPS, x=_SIGNALS, up=3, down=2, mode="constant"),
+        h=[_TAPS * 2],
+        x=[_SIGNALS * 2],
+        up=[2],
+        down=[1],
+        axis=[0],
+        mode=[
+            "wrap",
+            "edge",
+            "smooth",
+            "symmetric",
+            "reflect",
+            "antisymmetric",
+            "antireflect",
+            "line",
+        ],
+        cval=[3.0],
+    ),
+    *rows_for(
+        signal.resample_poly,
+        dict(x=_SIGNALS, up=3, down=2, axis=-1),
+        x=[_SIGNALS * 2],
+        up=[2],
+        down=[3],
+        axis=[0],
+        window=[("kaiser", 2.0), "hamming"],
+        padtype=["edge", "mean", "line"],
+        cval=[3.0],
+    ),
+    *(
+        row
+        for function in (signal.convolve2d, signal.correlate2d)
+        for row in rows_for(
+            function,
+            dict(in1=_SIGNALS, in2=_B[None]),
+            in1=[_SIGNALS * 2],
+            in2=[_B[None] * 2],
+            mode=["same", "valid"],
+            boundary=["wrap", "symm"],
+            fillvalue=[3.0],
+        )
+    ),
+]
+
 PUBLIC = [
     jaxpad.pad,
     jaxpad.dynamic_pad,
@@ -321,6 +507,9 @@ PUBLIC = [
     jpnp.pad,
     *(getattr(nn, name) for name in nn.__all__),
     *(getattr(policies, name) for name in policies.__all__),
+    jaxpad.image.resize,
+    jaxpad.image.scale_and_translate,
+    *(getattr(signal, name) for name in signal.__all__),
 ]
 
 
@@ -332,6 +521,8 @@ def _outcome(row: Row, **change):
         return ("raised", type(error).__name__)
     if isinstance(result, jaxpad.PaddingPolicy):
         return _probe(result)
+    if isinstance(result, tuple):  # lfilter and sosfilt with zi: (y, zf)
+        return tuple((r.shape, r.dtype, np.asarray(r).tolist()) for r in result)
     return (result.shape, result.dtype, np.asarray(result).tolist())
 
 
