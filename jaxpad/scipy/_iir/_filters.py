@@ -42,6 +42,23 @@ def _array(fn: str, name: str, value: Any) -> jax.Array:
     return arr
 
 
+def _coefficients(fn: str, name: str, value: Any) -> jax.Array | np.ndarray:
+    """A filter's coefficients: as NumPy where they are known at trace time (a NumPy
+    or concrete JAX array, a list), so that the plan reads them under ``jit`` too (a
+    jnp operation there gives a tracer even on constants); as ``_array`` otherwise."""
+    if isinstance(value, (np.ndarray, jax.Array, list, tuple)) and not isinstance(
+        value, jax.core.Tracer
+    ):
+        checked = _array(fn, name, value)  # the dtype checks and jnp's dtype
+        if not isinstance(checked, jax.core.Tracer):
+            return np.asarray(checked)
+        try:
+            return np.asarray(value, dtype=checked.dtype)
+        except (TypeError, ValueError, jax.errors.ConcretizationTypeError):
+            return checked  # a list that holds a tracer
+    return _array(fn, name, value)
+
+
 def _concrete(value: jax.Array) -> np.ndarray | None:
     """The value as NumPy when it is known at trace time, else None."""
     try:
@@ -78,8 +95,8 @@ def _signal(fn: str, x: Any, axis: Any) -> tuple[jax.Array, int]:
 
 
 def _ba(fn: str, b: Any, a: Any) -> tuple[jax.Array, jax.Array]:
-    b = jnp.atleast_1d(_array(fn, "b", b))
-    a = jnp.atleast_1d(_array(fn, "a", a))
+    b = _atleast_1d(_coefficients(fn, "b", b))
+    a = _atleast_1d(_coefficients(fn, "a", a))
     if b.ndim != 1 or a.ndim != 1 or b.shape[0] == 0 or a.shape[0] == 0:
         raise ValueError(
             f"{fn}: b and a must be non-empty 1-D arrays; got shapes {tuple(b.shape)} and "
@@ -92,7 +109,8 @@ def _ba(fn: str, b: Any, a: Any) -> tuple[jax.Array, jax.Array]:
 
 
 def _sos(fn: str, sos: Any) -> jax.Array:
-    sos = jnp.atleast_2d(_array(fn, "sos", sos))
+    sos = _coefficients(fn, "sos", sos)
+    sos = np.atleast_2d(sos) if isinstance(sos, np.ndarray) else jnp.atleast_2d(sos)
     if sos.ndim != 2 or sos.shape[1] != 6 or sos.shape[0] == 0:
         raise ValueError(
             f"{fn}: sos must have shape (n_sections, 6); got shape {tuple(sos.shape)}."
@@ -108,9 +126,15 @@ def _normalized(b: jax.Array, a: jax.Array, dtype) -> tuple[jax.Array, jax.Array
     b = b.astype(dtype)
     a = a.astype(dtype)
     k = max(b.shape[0], a.shape[0])
-    b = jnp.pad(b, (0, k - b.shape[0])) / a[0]
-    a = jnp.pad(a, (0, k - a.shape[0])) / a[0]
+    # NumPy where both are (``_coefficients``): the plan reads the result.
+    xnp = np if isinstance(b, np.ndarray) and isinstance(a, np.ndarray) else jnp
+    b = xnp.pad(b, (0, k - b.shape[0])) / a[0]
+    a = xnp.pad(a, (0, k - a.shape[0])) / a[0]
     return b, a[1:]
+
+
+def _atleast_1d(value):
+    return np.atleast_1d(value) if isinstance(value, np.ndarray) else jnp.atleast_1d(value)
 
 
 def _lanes(x: jax.Array, axis: int) -> tuple[jax.Array, tuple[int, ...]]:
@@ -237,6 +261,58 @@ def _initial_response(as_, k, t, chunked):
     return basis[0]
 
 
+def _zero_input_responses(nums: np.ndarray, dens: np.ndarray, steps: int) -> np.ndarray:
+    """The cascade's output over ``steps`` samples from each unit state and no input,
+    (steps, 2 n): the sections' direct form II transposed, in float64 (a later
+    section's input is the earlier ones' response, through its numerator)."""
+    n = dens.shape[0]
+    out = np.zeros((steps, 2 * n))
+    for j in range(2 * n):
+        z = np.zeros((n, 2))
+        z[j // 2, j % 2] = 1.0
+        for i in range(steps):
+            u = 0.0
+            for s in range(n):
+                y = nums[s, 0] * u + z[s, 0]
+                z[s] = [nums[s, 1] * u + z[s, 1] - dens[s, 0] * y, nums[s, 2] * u - dens[s, 1] * y]
+                u = y
+            out[i, j] = u
+    return out
+
+
+def _section_states(nums: np.ndarray, dens: np.ndarray, k: int) -> np.ndarray | None:
+    """The sections' states (2 n, K) that give the zero-input response of the order-K
+    filter's state (its denominator the sections' product), or None where the sections
+    cannot (a cancelled pole): then ``_initial_response`` adds it instead.
+
+    Both responses are the state's only effect on the output (the input's is the
+    same), and matching them on enough samples matches them for all time: the
+    initial state then costs the sections' run nothing, where adding its response
+    costs a pass over the signal and a product with a (K, T) matrix.
+    """
+    den = np.array([1.0])
+    for a1, a2 in dens:
+        den = np.convolve(den, [1.0, a1, a2])
+    a = np.zeros(k)
+    a[: min(k, den.size - 1)] = den[1 : k + 1]
+    # Two responses of realizations of orders K and 2 n agree for all time where
+    # they agree on K + 2 n samples (their difference has K + 2 n states).
+    steps = k + 2 * dens.shape[0]
+    tf = np.zeros((steps, k))
+    for j in range(k):
+        z = np.zeros(k)
+        z[j] = 1.0
+        for i in range(steps):
+            y = z[0]
+            z = np.append(z[1:], 0.0) - a * y
+            tf[i, j] = y
+    sections = _zero_input_responses(nums, dens, steps)
+    mapping, *_ = np.linalg.lstsq(sections, tf, rcond=None)
+    if not np.allclose(sections @ mapping, tf, rtol=1e-10, atol=1e-10 * np.abs(tf).max()):
+        return None
+    return mapping
+
+
 def _split_run(bn, an, split, chunked, x2, zi):
     """lfilter of order K >= 3 through its second-order sections: the output from a
     zero state, plus the initial state's response (``zi`` is a forcing on the first K
@@ -249,12 +325,16 @@ def _split_run(bn, an, split, chunked, x2, zi):
     dtype = x2.dtype
     bs, as_ = jnp.asarray(nums, dtype), jnp.asarray(dens, dtype)
     n = bs.shape[0]
-    zero = jnp.zeros((n, x2.shape[0], 2), dtype)
-    y, _ = cascade(bs, as_, x2, zero, False, chunked)
+    mapping = None if zi is None else _section_states(np.asarray(nums), np.asarray(dens), k)
+    if mapping is None:
+        z0 = jnp.zeros((n, x2.shape[0], 2), dtype)
+    else:
+        z0 = jnp.moveaxis((zi @ jnp.asarray(mapping.T, dtype)).reshape(-1, n, 2), 0, 1)
+    y, _ = cascade(bs, as_, x2, z0, False, chunked)
     y = y[0]
     if zi is None:
         zi = jnp.zeros((x2.shape[0], k), dtype)
-    else:
+    elif mapping is None:
         y = y + zi @ _initial_response(as_, k, t, chunked)
     rows = []
     for m in range(k):
