@@ -15,7 +15,7 @@ from jax.test_util import check_grads
 
 from jaxpad.scipy import signal
 from jaxpad.scipy._fir._savgol import SAVGOL_MODES
-from jaxpad.scipy._fir._upfirdn import upfirdn_modes
+from jaxpad.scipy._fir._upfirdn import _Plan, _use_blocks, upfirdn_modes
 from tests.compat import enable_x64
 from tests.rotation import rotation, share
 
@@ -273,6 +273,31 @@ def test_gradients(full_run):
     want = jax.jit(jax.grad(loss(naive), argnums=(0, 1)))(h, x)
     for g, w in zip(got, want):
         _close(g, w)
+
+
+def test_block_form(full_run):
+    """Long phases along the last axis take the block form (a block-Toeplitz
+    ``lax.conv``): scipy's values; an inf or nan only where scipy's products put it, not
+    over the block whose structural zeros meet it; gradients in h, x and cval."""
+    rng = np.random.default_rng(8)
+    h = rng.standard_normal(60)  # 20 taps per phase at up = 3
+    n = 11000  # 16500 outputs a row: past the block form's minimum
+    assert _use_blocks(_Plan(n, 60, 3, 2), np.dtype(np.float64), 1, 3 * n // 2)
+    x = rng.standard_normal((2, n))
+    f = jax.jit(lambda h, x, c: signal.upfirdn(h, x, 3, 2, mode="constant", cval=c))
+    _close(f(h, x, 0.4), ss.upfirdn(h, x, 3, 2, cval=0.4))
+    xn = x.copy()
+    xn[0, 6000], xn[1, 4], xn[1, 9000] = np.inf, np.nan, -np.inf
+    _same_nonfinite(f(h, xn, 0.4), ss.upfirdn(h, xn, 3, 2, cval=0.4))
+    _same_nonfinite(f(h, x, np.inf), ss.upfirdn(h, x, 3, 2, cval=np.inf))
+    if not full_run:  # the compiles below are a second of CI's budget
+        return
+    r = jax.jit(lambda x: signal.resample_poly(x, 3, 2, axis=-1, padtype="line"))
+    _close(r(x), ss.resample_poly(x, 3, 2, axis=-1, padtype="line"))
+    check_grads(f, (h, x, 0.4), order=2, modes=("rev",), atol=1e-6, rtol=1e-6)
+    # vmap over signals: the cond's two branches as a select, each row its own.
+    each = jax.jit(jax.vmap(f, in_axes=(None, 0, None)))(h, xn, 0.4)
+    _same_nonfinite(each, ss.upfirdn(h, xn, 3, 2, cval=0.4))
 
 
 def test_jit_vmap_eager_agree(full_run):
