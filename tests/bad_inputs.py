@@ -1396,6 +1396,22 @@ ROWS = [
         "'line', 'mean', 'median', 'maximum', 'minimum'; got ''.",
     ),
     Row(
+        "jaxpad.scipy.signal.upfirdn",
+        "cval with another mode (scipy ignores it)",
+        'jaxpad.scipy.signal.upfirdn(jnp.ones(8), jnp.ones(20), 3, 2, mode="wrap", cval=3.0)',
+        "ValueError",
+        "jaxpad.scipy.signal.upfirdn: cval is read only with mode='constant'; got cval=3.0 "
+        "with mode='wrap'.",
+    ),
+    Row(
+        "jaxpad.scipy.signal.savgol_filter",
+        "cval with another mode (scipy ignores it)",
+        'jaxpad.scipy.signal.savgol_filter(jnp.ones(20), 5, 2, mode="mirror", cval=3.0)',
+        "ValueError",
+        "jaxpad.scipy.signal.savgol_filter: cval is read only with mode='constant'; got "
+        "cval=3.0 with mode='mirror'.",
+    ),
+    Row(
         "jaxpad.scipy.signal.resample_poly",
         "cval with another padtype",
         'jaxpad.scipy.signal.resample_poly(jnp.ones(8), 2, 1, padtype="mean", cval=1.0)',

@@ -216,3 +216,14 @@ def _expand(fn, x_ndim, axes, fp, origin, mode, convolution=False):
         origins[ax] = o
         modes[ax] = modes_given[k]
     return fp, origins, modes
+
+
+def _unused_cval(fn: str, cval: Any, mode: str) -> None:
+    """Refuses a ``cval`` that ``mode`` does not read, where scipy ignores it: anything
+    but the default, a concrete zero, with a mode other than ``"constant"``."""
+    zero = isinstance(cval, (int, float)) and not isinstance(cval, bool) and cval == 0
+    if mode != "constant" and not zero:
+        raise ValueError(
+            f"{fn}: cval is read only with mode='constant'; got cval={_describe(cval)} with "
+            f"mode={mode!r}."
+        )

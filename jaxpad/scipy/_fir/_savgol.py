@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from jaxpad.scipy._args import _axis, _cval, _describe, _input
+from jaxpad.scipy._args import _axis, _cval, _describe, _input, _unused_cval
 from jaxpad.scipy._linear._correlate import _correlate1d
 
 _PREFIX = "jaxpad.scipy.signal."
@@ -250,6 +250,7 @@ def savgol_filter(
         )
     if n == 0:
         raise ValueError(f"{fn}: x must not be empty along axis; got shape {tuple(xa.shape)}.")
+    _unused_cval(fn, cval, mode)
     cval = _cval(fn, cval, False)
     static_delta, traced = _delta(fn, delta)
     dtype = _compute_dtype(fn, xa)

@@ -38,7 +38,7 @@ from jax.custom_derivatives import SymbolicZero
 
 from jaxpad import _index_maps
 from jaxpad._pad import pad as _jaxpad_pad
-from jaxpad.scipy._args import _axis, _cval, _describe, _input
+from jaxpad.scipy._args import _axis, _cval, _describe, _input, _unused_cval
 from jaxpad.scipy._fir._design import firwin_lowpass
 
 _PREFIX = "jaxpad.scipy.signal."
@@ -525,6 +525,7 @@ def upfirdn(
     down = _factor(fn, "down", down)
     axis = _axis(fn, axis, xa.ndim)
     mode = _mode(fn, mode)
+    _unused_cval(fn, cval, mode)
     dtype = _float_dtype(xa.dtype, ha.dtype)
     cval = _cval(fn, cval, jnp.issubdtype(dtype, jnp.complexfloating))
     return _upfirdn(fn, ha, xa, up, down, axis, mode, cval)
