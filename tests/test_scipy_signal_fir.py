@@ -330,3 +330,13 @@ def test_jit_vmap_eager_agree(full_run):
     r = jax.jit(jax.vmap(lambda x: signal.resample_poly(x, 3, 2, padtype="mean")))(x)
     want = jax.jit(lambda x: signal.resample_poly(x, 3, 2, axis=1, padtype="mean"))(x)
     np.testing.assert_allclose(r, want, rtol=1e-13)
+
+
+def test_a_zero_cval_of_any_type_is_the_default_in_every_mode():
+    x = jnp.arange(12.0)
+    want = signal.upfirdn(jnp.ones(4), x, 3, 2, mode="wrap")
+    for zero in (0, 0.0, np.float32(0), jnp.zeros(())):
+        got = signal.upfirdn(jnp.ones(4), x, 3, 2, mode="wrap", cval=zero)
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="cval is read only with mode='constant'"):
+        jax.jit(lambda c: signal.upfirdn(jnp.ones(4), x, 3, 2, mode="wrap", cval=c))(0.0)

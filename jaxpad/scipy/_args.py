@@ -221,8 +221,13 @@ def _expand(fn, x_ndim, axes, fp, origin, mode, convolution=False):
 def _unused_cval(fn: str, cval: Any, mode: str) -> None:
     """Refuses a ``cval`` that ``mode`` does not read, where scipy ignores it: anything
     but the default, a concrete zero, with a mode other than ``"constant"``."""
-    zero = isinstance(cval, (int, float)) and not isinstance(cval, bool) and cval == 0
-    if mode != "constant" and not zero:
+    if mode == "constant":
+        return
+    try:  # any concrete numeric zero (a NumPy or JAX scalar too); a tracer is not one
+        zero = not isinstance(cval, (str, bytes, bool, np.bool_)) and float(cval) == 0
+    except (TypeError, ValueError):
+        zero = False
+    if not zero:
         raise ValueError(
             f"{fn}: cval is read only with mode='constant'; got cval={_describe(cval)} with "
             f"mode={mode!r}."

@@ -655,7 +655,9 @@ def filtfilt(
       method: ``"pad"`` (the extension above) or ``"gust"``: Gustafsson's initial
         states, which make the forward-backward and backward-forward filters agree
         on the first and last ``irlen`` samples in the least-squares sense, with no
-        extension (``padtype`` and ``padlen`` then stay at their defaults).
+        extension (``padtype`` and ``padlen`` then stay at their defaults). A nan or
+        inf in ``x`` makes the fit, and so every output, nan (scipy's least-squares
+        solve refuses it).
       irlen: with ``"gust"``, the impulse response's length that the fit spans, a
         positive int, or None for the whole signal; with ``"pad"``, None.
 
