@@ -35,7 +35,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from jaxpad._sampling import _kernels, _tables
+from jaxpad._sampling import _kernels, _resize, _tables
+from jaxpad._sampling._onnx_axis import onnx_node
 
 MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area")
 # The spatial rank each interpolating mode takes (torch raises for any other).
@@ -236,7 +237,51 @@ def interpolate(
     for axis, n in zip(spatial_axes, n_out):
         out_shape[axis] = n
     order = sorted(tables, key=lambda a: out_shape[a] / x.shape[a])
-    return _tables.run(x, tuple((a, tables[a]) for a in order), jnp.zeros((), x.dtype))
+    plan = tuple((a, tables[a]) for a in order)
+    return _resize.resize(
+        x,
+        plan,
+        jnp.zeros((), x.dtype),
+        _onnx(x.shape, tables, mode, align, antialias, dict(zip(spatial_axes, factors))),
+    )
+
+
+def _onnx(
+    shape: tuple[int, ...],
+    tables: dict[int, _tables.Table],
+    mode: str,
+    align: bool,
+    antialias: bool,
+    factors: dict[int, float | None],
+) -> _resize.OnnxResize | None:
+    """The ONNX ``Resize`` node of the call (``_sampling._onnx_axis.onnx_node``), or None:
+    torch's nearest is ONNX's ``asymmetric`` coordinates rounded by ``floor``,
+    ``nearest-exact`` the half-pixel ones rounded half up, the linear modes and
+    ``bicubic`` (``a = -0.75``) ``half_pixel`` or ``align_corners`` (or
+    ``pytorch_half_pixel``) with the taps beyond the edge read at the edge, and the
+    antialiased ones ONNX's ``antialias`` (bicubic's ``a = -0.5``) with
+    ``exclude_outside``; ``area`` (an adaptive average pool) is no ``Resize``."""
+    if mode == "area":
+        return None
+    if mode in ("nearest", "nearest-exact"):
+        method = "nearest"
+        ctms: tuple[str, ...] = ("asymmetric",) if mode == "nearest" else ("half_pixel",)
+    else:
+        method = "cubic" if mode == "bicubic" else "linear"
+        ctms = ("align_corners",) if align else ("half_pixel", "pytorch_half_pixel")
+    scales = {a: f for a, f in factors.items() if f is not None}
+    return onnx_node(
+        shape,
+        tables,
+        method,
+        antialias=antialias,
+        ctms=ctms,
+        a=_kernels.A_KEYS if antialias else _kernels.A_TORCH,
+        scales=scales if len(scales) == len(factors) else None,
+        roi_pairs=[None] * len(shape),
+        extrapolation_value=0.0,
+        exclude=antialias,
+    )
 
 
 def _bool(name: str, value: Any) -> bool:

@@ -12,7 +12,9 @@ mode (``edge``, ``constant``, ``reflect``, ``symmetric``, ``wrap``; one per axis
 Each resized axis is one ``jaxpad_interpolation_pass`` (``jaxpad/_sampling``): a static
 table of taps and weights computed in NumPy float64 at trace time, read through strided
 slices by phase, no dense (input x output) matrix; its transpose is the transposed
-table's pass, so gradients of every order are passes too.
+table's pass, so gradients of every order are passes too. A call's passes are one
+``jaxpad_resize`` primitive, which carries the ONNX ``Resize`` node that computes them
+where there is one (``_sampling/_onnx_axis.py``), for ``jaxpad.onnx``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from jaxpad._sampling import _kernels, _tables
+from jaxpad._sampling import _kernels, _resize, _tables
+from jaxpad._sampling._onnx_axis import axis_table as _axis_table
+from jaxpad._sampling._onnx_axis import onnx_node
 
 __all__ = ["COORDINATE_TRANSFORMATION_MODES", "METHODS", "resize", "scale_and_translate"]
 
@@ -176,111 +180,15 @@ def _float_dtype(dtype) -> np.dtype:
     return np.dtype(jnp.result_type(float))
 
 
-# ----------------------------------------------------------------------------------
-# One axis's table
-# ----------------------------------------------------------------------------------
-
-
-def _source(ctm: str, n_in: int, n_out: int, scale: float, given: bool, roi) -> np.ndarray:
-    """ONNX Resize's ``x_original`` for each output index (onnx/reference's
-    ``_compute_x_ori``), float64. ``scale`` is ``n_out / n_in`` unless ``given`` (ONNX's
-    ``scales`` input), where the output's float width is ``scale * n_in``."""
-    i = np.arange(n_out, dtype=np.float64)
-    width = scale * n_in if given else float(n_out)
-    if ctm == "half_pixel":
-        # ONNX's expression term for term, so that a nearest rounding sees its double
-        # (jax.image's (i + 0.5) * (1 / scale) - 0.5 differs in the last bit)
-        return (i + 0.5) / scale - 0.5
-    if ctm == "half_pixel_symmetric":
-        adjustment = n_out / width
-        offset = n_in / 2 * (1 - adjustment)
-        return offset + (i + 0.5) / scale - 0.5
-    if ctm == "pytorch_half_pixel":
-        return (i + 0.5) / scale - 0.5 if width > 1 else np.zeros(n_out)
-    if ctm == "align_corners":
-        return i * (n_in - 1) / (width - 1) if width != 1 else np.zeros(n_out)
-    if ctm == "asymmetric":
-        return i / scale
-    if ctm == "tf_half_pixel_for_nn":
-        return (i + 0.5) / scale
-    start, end = roi
-    if width == 1:
-        return np.full(n_out, (end - start) * (n_in - 1) / 2 + start * (n_in - 1))
-    return i * (end - start) * (n_in - 1) / (width - 1) + start * (n_in - 1)
-
-
-def _jax_nearest(n_in: int, n_out: int) -> np.ndarray:
-    """jax.image.resize's nearest indices, in its float32 arithmetic."""
-    f32 = np.float32
-    i = np.arange(n_out, dtype=f32)
-    return np.floor((i + f32(0.5)) * f32(n_in) / f32(n_out)).astype(np.int64)
-
-
-def _rounded(x: np.ndarray, nearest_mode: str, scale: float) -> np.ndarray:
-    """ONNX's nearest rounding of ``x`` (``_nearest_coeffs``: an integer stays), or
-    OpenVINO's ``simple`` (``ceil`` on an axis that shrinks, else ``floor``)."""
-    if nearest_mode == "simple":
-        nearest_mode = "ceil" if scale < 1 else "floor"
-    if nearest_mode == "round_prefer_floor":
-        r = np.ceil(x - 0.5)
-    elif nearest_mode == "round_prefer_ceil":
-        r = np.floor(x + 0.5)
-    elif nearest_mode == "floor":
-        r = np.floor(x)
-    else:
-        r = np.ceil(x)
-    return r.astype(np.int64)
-
-
-def _axis_table(
-    n_in: int,
-    n_out: int,
-    *,
-    method: str,
-    antialias: bool,
-    ctm: str,
-    nearest_mode: str | None,
-    a: float,
-    boundary: str,
-    scale: float,
-    given: bool,
-    roi,
-    translation: float = 0.0,
-) -> _tables.Table:
-    """The table of one axis of ``resize`` (``translation`` 0) or ``scale_and_translate``
-    (``ctm`` half_pixel, ``given``)."""
-    if method == "area":
-        inv = 1.0 / scale
-        lo = np.arange(n_out) * inv - translation * inv
-        return _tables.area_table(lo, lo + inv, n_in, boundary)
-    if translation:  # jax.image's sample_f
-        inv = 1.0 / scale
-        x = (np.arange(n_out) + 0.5) * inv - translation * inv - 0.5
-    else:
-        x = _source(ctm, n_in, n_out, scale, given, roi)
-    if method == "nearest":
-        if nearest_mode is None and ctm == "half_pixel" and not given:
-            idx = _jax_nearest(n_in, n_out)
-        else:
-            idx = _rounded(x, nearest_mode or "round_prefer_floor", scale)
-        table = _tables.index_table(idx, n_in, boundary)
-    else:
-        support = max(1.0 / scale, 1.0) if antialias else 1.0
-        kernel = "cubic" if method == "cubic-pytorch" else method
-        table = _tables.kernel_table(x, n_in, kernel, boundary, a=a, support=support)
-    if ctm == "tf_crop_and_resize":
-        table = table.with_constant_rows((x < 0) | (x > n_in - 1))
-    return table
-
-
-def _run(image, tables: dict[int, _tables.Table], out_shape, dtype, cval):
+def _run(image, tables: dict[int, _tables.Table], out_shape, dtype, cval, onnx=None):
     """The passes of ``tables`` (axis: table), downsampling axes first (the data
-    shrinks before it grows)."""
+    shrinks before it grows), as one ``jaxpad_resize`` (``onnx``: its ONNX node)."""
     x = image if image.dtype == dtype else image.astype(dtype)
     if any(s == 0 for s in out_shape):
         return jnp.zeros(out_shape, dtype)
     order = sorted(tables, key=lambda d: out_shape[d] / max(x.shape[d], 1))
-    return _tables.run(x, tuple((d, tables[d]) for d in order), jnp.asarray(cval, dtype))
+    plan = tuple((d, tables[d]) for d in order)
+    return _resize.resize(x, plan, jnp.asarray(cval, dtype), onnx)
 
 
 def _traced_scale_and_translate(fn, image, out_shape, dims, scale, translation, kind, antialias):
@@ -534,7 +442,19 @@ def resize(
         if not table.is_identity(n_in):
             tables[d] = table
     dtype = image.dtype if kind == "nearest" else _float_dtype(image.dtype)
-    return _run(image, tables, out_shape, dtype, extrapolation_value)
+    onnx = onnx_node(
+        image.shape,
+        tables,
+        kind,
+        antialias=antialias,
+        ctms=(ctm,),
+        a=a,
+        scales=None if scale_list is None else dict(enumerate(scale_list)),
+        roi_pairs=roi_pairs,
+        extrapolation_value=extrapolation_value,
+        exclude="exclude" in modes,
+    )
+    return _run(image, tables, out_shape, dtype, extrapolation_value, onnx)
 
 
 def scale_and_translate(

@@ -19,12 +19,24 @@ own converters translate. A pad that cannot be planned for a symbolic input size
 ``jaxpad.nn``'s convolutions) exports its CPU branch. Needs ``pip install
 "jaxpad[onnx]"``.
 
+``jaxpad.image.resize`` and ``jaxpad.nn.interpolate`` are one ``Resize`` node (opset 18
+on; ``half_pixel_symmetric``: 19) wherever the call's options are an ONNX ``Resize``'s:
+nearest (each ``nearest_mode``; torch's and JAX's roundings), linear and cubic (with
+``cubic_coeff_a``, ``exclude_outside``, ``antialias``), the coordinate modes of opset 19
+(``tf_crop_and_resize`` with its ``roi`` and ``extrapolation_value``), ``sizes`` or
+``scales``, on float32 (nearest: int8, uint8, int32 too). The other resizes (lanczos,
+area and Pillow's and TensorFlow's kernels, jaxpad's boundary modes, float64, which
+onnxruntime's ``Resize`` lacks) are written as their passes.
+
 Example:
   >>> import jaxpad, jaxpad.onnx
   >>> from jax2onnx import to_onnx
   >>> model = to_onnx(lambda x: jaxpad.pad(x, [1, 2], [2, 1], "reflect"), [(3, 4)])
   >>> [node.op_type for node in model.graph.node]
   ['Pad']
+  >>> model = to_onnx(lambda x: jaxpad.nn.interpolate(x, scale_factor=2), [(1, 3, 4, 4)])
+  >>> [node.op_type for node in model.graph.node]
+  ['Resize']
 """
 
 from __future__ import annotations
@@ -412,3 +424,104 @@ register_primitive(
     component=_grid_sample.grid_sample_p.name,
     testcases=[],
 )(_GridSamplePlugin)
+
+
+# --- jaxpad.image.resize, jaxpad.nn.interpolate: one ONNX Resize node ---------------------
+# A jaxpad_resize whose plan jaxpad.image / jaxpad.nn matched to a Resize node
+# (jaxpad/_sampling/_resize.py OnnxResize: the attributes, sizes or scales, roi) is that
+# node, from opset 18 (half_pixel_symmetric: 19), on the dtypes, ranks and resized axes
+# onnxruntime 1.32's Resize takes (float32; nearest: int8, uint8, int32 too; float16 and
+# bfloat16 are resampled in float32 between Casts; _onnxruntime_runs). Every other
+# resize (lanczos, area, jaxpad's boundary modes, float64, the ranks and axes that
+# onnxruntime refuses, older opsets) is written as its passes
+# (tests/test_resize_onnx_export.py).
+from jaxpad._sampling import _resize  # noqa: E402
+
+_RESIZE_DTYPES = {"float32": ("nearest", "linear", "cubic"), "int8": ("nearest",)}
+_RESIZE_DTYPES.update(uint8=("nearest",), int32=("nearest",))
+
+
+def _onnxruntime_runs(node, in_shape, out_shape) -> bool:
+    """Whether onnxruntime 1.32's CPU ``Resize`` takes ``node`` on this input's rank and
+    resized axes (its ``ScalesValidation``): linear on 2-D, 3-D, 4-D resized on axes 2
+    and 3 or 1 and 2, 5-D on axes 2 to 4; cubic on 2-D and 4-D on axes 2 and 3, or 1 and
+    2 where antialiased or upsampling; nearest on any."""
+    rank, axes = len(in_shape), set(node.axes)
+    if node.mode == "nearest" or rank == 2:
+        return True
+    if node.mode == "linear":
+        if rank == 3:
+            return True
+        if rank == 4:
+            return axes <= {2, 3} or axes <= {1, 2}
+        return rank == 5 and axes <= {2, 3, 4}
+    if rank != 4:
+        return False
+    if axes <= {2, 3}:
+        return True
+    upsampling = all(out_shape[d] >= in_shape[d] for d in axes)
+    return axes <= {1, 2} and (node.antialias or upsampling)
+
+
+class _ResizePlugin(PrimitiveLeafPlugin):
+    """``jaxpad_resize`` as one ONNX ``Resize`` where its plan has one, else inlined."""
+
+    def lower(self, ctx, eqn) -> None:
+        node = eqn.params["onnx"]
+        x_var = eqn.invars[0]
+        (out_var,) = eqn.outvars
+        opset = getattr(ctx.builder, "opset", 0)
+        if (
+            node is None
+            or opset < 18
+            or (node.coordinate_transformation_mode == "half_pixel_symmetric" and opset < 19)
+            or node.mode not in _RESIZE_DTYPES.get(np.dtype(x_var.aval.dtype).name, ())
+            or not _onnxruntime_runs(node, x_var.aval.shape, out_var.aval.shape)
+            or (  # an integer's extrapolation_value: jaxpad's cast, not the runtime's
+                node.coordinate_transformation_mode == "tf_crop_and_resize"
+                and np.dtype(x_var.aval.dtype) != np.float32
+            )
+        ):
+            _inline(_resize.resize_p, _resize.passes, ctx, eqn)
+            return
+        x = ctx.get_value_for_var(x_var, name_hint=ctx.fresh_name("resize_in"))
+        out_spec = ctx.get_value_for_var(out_var, name_hint=ctx.fresh_name("resize_out"))
+        roi, scales, sizes, axes = node.inputs(tuple(x_var.aval.shape))
+        attributes = node.attributes() if axes is None else {**node.attributes(), "axes": axes}
+        empty = np.zeros(0, np.float32)
+        inputs = [x]
+        for hint, array in (
+            ("resize_roi", roi),
+            ("resize_scales", scales),
+            ("resize_sizes", sizes),
+        ):
+            if array is None and hint == "resize_sizes":
+                continue
+            value = ctx.builder.add_initializer_from_array(
+                name=ctx.fresh_name(hint), array=empty if array is None else array
+            )
+            _stamp_type_and_shape(value, (empty if array is None else array).shape)
+            _ensure_value_metadata(ctx, value)
+            inputs.append(value)
+        name = getattr(out_spec, "name", None) or ctx.fresh_name("resize_out")
+        producer = getattr(out_spec, "producer", None)
+        if callable(producer) and producer() is not None:
+            name = ctx.fresh_name("resize_out")
+        result = ctx.builder.Resize(*inputs, _outputs=[name], **attributes)
+        if getattr(out_spec, "type", None) is not None:
+            result.type = out_spec.type
+        if getattr(out_spec, "shape", None) is not None:
+            result.shape = out_spec.shape
+        _ensure_value_metadata(ctx, result)
+        ctx.bind_value_for_var(out_var, result)
+
+
+register_primitive(
+    jaxpr_primitive=_resize.resize_p.name,
+    jax_doc="docs/resize.md",
+    onnx=[{"component": "Resize", "doc": "https://onnx.ai/onnx/operators/onnx__Resize.html"}],
+    since="jaxpad 0.1.0",
+    context="primitives.jaxpad",
+    component=_resize.resize_p.name,
+    testcases=[],
+)(_ResizePlugin)

@@ -8,4 +8,8 @@
 - ``_tables``: one axis's table for a resize (taps, weights and boundary indices from
   the output's source coordinates, a kernel, its support and a boundary rule), in
   NumPy float64 at trace time.
+- ``_onnx_axis``: one axis's table under ONNX Resize's options (``jaxpad.image``'s),
+  and the ONNX ``Resize`` node whose tables equal a plan's.
+- ``_resize``: ``jaxpad_resize``, one resize call's passes as one primitive, with that
+  node for ``jaxpad.onnx``.
 """

@@ -21,10 +21,8 @@ absent, so that an inf beside a sample is never multiplied by zero.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -190,22 +188,3 @@ def apply(x, axis: int, table: Table, cval):
         return jnp.take(x, idx, axis=axis)
     present = None if table.present.all() else table.present
     return static_pass(x, axis, table.idx, table.w, cval, present)
-
-
-@functools.partial(jax.jit, static_argnums=(2,))
-def _run(x, cval, plan):
-    for axis, table in plan:
-        x = apply(x, axis, table, cval)
-    return x
-
-
-def run(x, plan: tuple[tuple[int, Table], ...], cval):
-    """``x`` through the tables of ``plan`` (``(axis, table)`` pairs, in order), as one
-    jitted call: an eager resize compiles once, not once per pass (0.3-0.5 s each on
-    XLA:CPU), and again only for a new shape or plan. float16 and bfloat16 are
-    resampled in float32 and rounded once at the end, as jax.image's einsum accumulates
-    (rounding between the passes doubled its error, ``jax.image``'s own tests caught)."""
-    if x.dtype in (jnp.float16, jnp.bfloat16):
-        f32 = jnp.float32
-        return _run(x.astype(f32), cval.astype(f32), plan).astype(x.dtype)
-    return _run(x, cval, plan)

@@ -1,0 +1,171 @@
+"""``jaxpad_resize``: one resize call's passes as one primitive.
+
+``jaxpad.image.resize`` and ``jaxpad.nn.interpolate`` plan a static table per resized
+axis (``_tables``) and run them as ``jaxpad_interpolation_pass``-es; this primitive
+wraps that whole plan, so that an exporter sees one resize rather than its passes: where
+the call's options are exactly an ONNX ``Resize`` node's, the caller attaches that node's
+description (``OnnxResize``) and ``jaxpad.onnx`` writes the one node. It lowers to the
+passes themselves (``mlir.lower_fun``: the same program, values and speed as the passes
+bound one by one), is linear in the image and the constant that ``idx == -1`` reads
+jointly, transposes to the passes' transposes (the transposed tables, through
+``jax.linear_transpose`` of the passes), and batches with the batch as one more axis
+that no table touches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import jet
+from jax.extend.core import Primitive
+from jax.interpreters import ad, batching, mlir, xla
+
+from jaxpad._sampling import _tables
+
+
+@dataclasses.dataclass(frozen=True)
+class OnnxResize:
+    """An ONNX ``Resize`` node (opset 18 and 19) that computes a plan: the attributes of
+    that name, the resized ``axes`` (the plan's, in increasing order) with their output
+    ``sizes`` or coordinate ``scales`` (one of the two) and, for ``tf_crop_and_resize``,
+    their ``roi`` (the starts, then the ends). The other axes keep their size and
+    coordinates."""
+
+    mode: str
+    coordinate_transformation_mode: str
+    axes: tuple[int, ...]
+    sizes: tuple[int, ...] | None = None
+    scales: tuple[float, ...] | None = None
+    roi: tuple[float, ...] | None = None
+    nearest_mode: str = "round_prefer_floor"
+    cubic_coeff_a: float = -0.75
+    exclude_outside: bool = False
+    antialias: bool = False
+    extrapolation_value: float = 0.0
+
+    def with_axis_at(self, dim: int) -> OnnxResize:
+        """The node of the same resize of an array with a new axis at ``dim``."""
+        return dataclasses.replace(self, axes=tuple(a + (dim <= a) for a in self.axes))
+
+    def attributes(self) -> dict:
+        """The node's attributes (ONNX's defaults left out)."""
+        attrs: dict = {
+            "mode": self.mode,
+            "coordinate_transformation_mode": self.coordinate_transformation_mode,
+        }
+        if self.mode == "nearest":
+            attrs["nearest_mode"] = self.nearest_mode
+        else:
+            attrs["antialias"] = int(self.antialias)
+            attrs["exclude_outside"] = int(self.exclude_outside)
+        if self.mode == "cubic":
+            attrs["cubic_coeff_a"] = float(self.cubic_coeff_a)
+        if self.coordinate_transformation_mode == "tf_crop_and_resize":
+            attrs["extrapolation_value"] = float(self.extrapolation_value)
+        return attrs
+
+    def inputs(self, shape: tuple) -> tuple:
+        """The node's ``roi``, ``scales`` and ``sizes`` inputs (float32, float32 and
+        int64; None where the node has none) and its ``axes`` attribute, for an input of
+        ``shape``: over every axis (``axes`` None, for the runtimes that lack it) where
+        ``shape`` is concrete, else over ``axes`` (the others symbolic, say a batch)."""
+        concrete = all(isinstance(n, (int, np.integer)) for n in shape)
+        rank = len(shape) if concrete else len(self.axes)
+        where = self.axes if concrete else tuple(range(rank))
+        roi = None
+        if self.roi is not None:
+            full = [0.0] * rank + [1.0] * rank
+            for i, d in enumerate(where):
+                full[d], full[rank + d] = self.roi[i], self.roi[len(self.axes) + i]
+            roi = np.asarray(full, np.float32)
+        axes = None if concrete else self.axes
+        if self.scales is not None:
+            scales = [1.0] * rank
+            for d, s in zip(where, self.scales):
+                scales[d] = s
+            return roi, np.asarray(scales, np.float32), None, axes
+        sizes = list(shape) if concrete else [0] * rank
+        for d, n in zip(where, self.sizes or ()):
+            sizes[d] = n
+        return roi, None, np.asarray(sizes, np.int64), axes
+
+
+def passes(x, cval, *, plan, onnx=None):
+    """The passes of ``plan`` (``(axis, table)`` pairs, in order) on ``x``."""
+    del onnx
+    for axis, table in plan:
+        x = _tables.apply(x, axis, table, cval)
+    return x
+
+
+def _abstract_eval(x, cval, *, plan, onnx):
+    del cval, onnx
+    shape = list(x.shape)
+    for axis, table in plan:
+        shape[axis] = table.idx.shape[0]
+    return x.update(shape=tuple(shape))
+
+
+def _spec(v):
+    aval = v.aval if ad.is_undefined_primal(v) else jax.typeof(v)
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype)
+
+
+def _transpose(ct, x, cval, *, plan, onnx):
+    """The passes' transposes (``jaxpad_interpolation_pass`` of the transposed tables,
+    in reverse order) for each operand that is a linear input; the other operand, a
+    constant in the linear program (an instantiated zero tangent), held at zero."""
+    del onnx
+    linear = [ad.is_undefined_primal(v) for v in (x, cval)]
+    specs = [_spec(x), _spec(cval)]
+    if type(ct) is ad.Zero:
+        return tuple(ad.Zero(s.aval) if u else None for u, s in zip(linear, (x, cval)))
+
+    def f(*args):
+        it = iter(args)
+        ops = [next(it) if u else jnp.zeros(s.shape, s.dtype) for u, s in zip(linear, specs)]
+        return passes(*ops, plan=plan)
+
+    cts = iter(jax.linear_transpose(f, *[s for u, s in zip(linear, specs) if u])(ct))
+    return tuple(next(cts) if u else None for u in linear)
+
+
+def _batch(args, dims, *, plan, onnx):
+    (x, cval), (bx, bc) = args, dims
+    if bc is not None:  # a traced constant per batch element: the passes
+        x = batching.bdim_at_front(x, bx, cval.shape[bc])
+        out = jax.vmap(functools.partial(passes, plan=plan), in_axes=(0, bc))(x, cval)
+        return out, 0
+    moved = tuple((axis + (bx <= axis), table) for axis, table in plan)
+    described = None if onnx is None else onnx.with_axis_at(bx)
+    return resize_p.bind(x, cval, plan=moved, onnx=described), bx
+
+
+resize_p = Primitive("jaxpad_resize")
+# Eager calls compile the plan once per shape (as jit would), not pass by pass.
+resize_p.def_impl(functools.partial(xla.apply_primitive, resize_p))
+resize_p.def_abstract_eval(_abstract_eval)
+ad.deflinear2(resize_p, _transpose)
+batching.primitive_batchers[resize_p] = _batch
+jet.deflinear(resize_p)
+mlir.register_lowering(resize_p, mlir.lower_fun(passes, multiple_results=False))
+
+
+def resize(x, plan: tuple[tuple[int, _tables.Table], ...], cval, onnx: OnnxResize | None = None):
+    """``x`` through the tables of ``plan`` as one ``jaxpad_resize`` (``cval``: what
+    ``idx == -1`` reads; ``onnx``: the ONNX node that computes it, or None). float16 and
+    bfloat16 are resampled in float32 and rounded once at the end, as jax.image's einsum
+    accumulates (rounding between the passes doubled its error, ``jax.image``'s own
+    tests caught)."""
+    cval = jnp.asarray(cval)
+    if not plan:
+        return x
+    if x.dtype in (jnp.float16, jnp.bfloat16):
+        f32 = jnp.float32
+        out = resize_p.bind(x.astype(f32), cval.astype(f32), plan=plan, onnx=onnx)
+        return out.astype(x.dtype)
+    return resize_p.bind(x, cval.astype(x.dtype), plan=plan, onnx=onnx)
