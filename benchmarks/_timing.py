@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import subprocess
 import sys
@@ -38,10 +39,55 @@ import jax
 import numpy as np
 
 
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``, else ``lscpu``), for the header."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name"):
+                return line.partition(":")[2].strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+# The vector extensions that decide XLA:CPU's code and the library kernels it calls,
+# widest first: two x86 VMs of the same core count read 1.5x apart on the same conv
+# layers (issue 59), one with AVX-512 and one with AVX2 only.
+_VECTOR_FLAGS = ("avx512f", "avx512bw", "avx512_bf16", "avx512_fp16", "amx_tile", "avx2", "fma")
+
+
+def vector_extensions() -> str:
+    """The host's vector extensions among ``_VECTOR_FLAGS`` and the widest ISA XLA:CPU
+    may target (``--xla_cpu_max_isa`` in ``XLA_FLAGS``, else the host's)."""
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    flags = set(line.partition(":")[2].split())
+                    break
+    except OSError:
+        pass
+    found = [flag for flag in _VECTOR_FLAGS if flag in flags] or ["unknown"]
+    limit = re.search(r"--xla_cpu_max_isa=(\S+)", os.environ.get("XLA_FLAGS", ""))
+    target = f"XLA max ISA {limit.group(1)}" if limit else "XLA targets the host"
+    return f"{' '.join(found)}; {target}"
+
+
 def machine() -> str:
+    """The header every benchmark prints: the CPU's model, its vector extensions and
+    what XLA:CPU targets, the devices and jax's version."""
     device = jax.devices()[0]
     return (
-        f"{platform.processor() or platform.machine()}, {jax.device_count()} "
+        f"{cpu_model()} ({platform.machine()}; {vector_extensions()}), {jax.device_count()} "
         f"{device.platform} device(s) ({device.device_kind}), jax {jax.__version__}"
     )
 

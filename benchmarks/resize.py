@@ -34,8 +34,6 @@ pinned as the other benchmarks do.
 from __future__ import annotations
 
 import argparse
-import platform
-import subprocess
 
 import jax
 import jax.numpy as jnp
@@ -66,25 +64,6 @@ TORCH_CASES = [
 ]
 QUICK_JAX = [0, 1]
 QUICK_TORCH = [1, 3]
-
-
-def cpu_model() -> str:
-    """The CPU's model name (``/proc/cpuinfo``), for the header."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name"):
-                return line.partition(":")[2].strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 class _Torch:
@@ -231,7 +210,7 @@ def main():
     else:
         torch.set_num_threads(args.threads)
     print(
-        f"# {cpu_model()}; {machine()}; torch {getattr(torch, '__version__', 'not installed')}, "
+        f"# {machine()}; torch {getattr(torch, '__version__', 'not installed')}, "
         f"{args.threads} threads; allocator {allocator()}; {load()}"
     )
     print("# ms (wall clock) per call, medians of interleaved rounds; (ratio to the reference)")

@@ -26,20 +26,21 @@ coordinates as large as the dtype holds.
 
 The form (measured in ``benchmarks/grid_sample.py``): per tap one ``lax.gather`` of a
 cell (all channels) for every output point, in the input's own layout, weighted and
-summed. XLA:CPU fuses these gathers into the sum: no transpose of an NCHW input, no
-temporary. One gather of all taps followed by the weighted sum wrote a temporary of
-taps x the output (32 MiB at (8, 64, 64, 64), 8,000-10,000 page faults a call with the
-default allocator) and took 2.7-5x as long. The input's gradient (the transpose in the
-input, ``_input_gradient``) is one scatter-add per tap of the cotangent's channel rows,
-channels-last; the grid's (the transpose of ``jaxpad_grid_sample_grid_tangent``) reduces
-the cotangent against each tap's gathered cells over the channels. The backward of an
-NCHW input reads channels-last copies of the input and the cotangent, each moved once,
-and the backward's taps are written once a point (``computed_once``). On XLA:CPU both
-gradients go over the points a chunk at a time (``over_chunks``), so that each tap's
-scaled rows and gathered cells of a chunk are written and read in cache.
-``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so that ``jaxpad.onnx``
-writes it as one ONNX ``GridSample`` node.
-"""
+summed. XLA:CPU fuses these gathers into the sum: no temporary per tap. There an NCHW
+input is first moved channels-last (and the output back), each once: a cell's channels
+strided by a plane made the gathers 1.5-2x slower than both moves together, 3x with AVX2
+only (``_grid_sample_cpu``). One gather of all taps followed by the weighted sum wrote a
+temporary of taps x the output (32 MiB at (8, 64, 64, 64), 8,000-10,000 page faults a
+call with the default allocator) and took 2.7-5x as long. The input's gradient (the
+transpose in the input, ``_input_gradient``) is one scatter-add per tap of the
+cotangent's channel rows, channels-last; the grid's (the transpose of
+``jaxpad_grid_sample_grid_tangent``) reduces the cotangent against each tap's gathered
+cells over the channels. The backward of an NCHW input reads channels-last copies of the
+input and the cotangent, each moved once, and the backward's taps are written once a
+point (``computed_once``). On XLA:CPU both gradients go over the points a chunk at a
+time (``over_chunks``), so that each tap's scaled rows and gathered cells of a chunk are
+written and read in cache. ``grid_sample`` is one primitive, ``jaxpad_grid_sample``, so
+that ``jaxpad.onnx`` writes it as one ONNX ``GridSample`` node."""
 
 from __future__ import annotations
 
@@ -194,6 +195,24 @@ def _grid_sample_impl(x, grid, *, mode, padding_mode, align_corners, channels_la
     """The plain JAX program: per tap, one gather of a cell of every output point
     (all its channels) in ``x``'s own layout, weighted and summed; XLA fuses the
     gathers into the sum, with no transpose and no temporary per tap."""
+    return _gathered(x, grid, mode, padding_mode, align_corners, channels_last)
+
+
+def _grid_sample_cpu(x, grid, *, mode, padding_mode, align_corners, channels_last):
+    """XLA:CPU's program: an NCHW input moved channels-last once, sampled there, and the
+    output moved back once. Gathering each cell's channels at a stride of a plane took
+    1.8-2.1x torch's forward at (8, 64, 64, 64) (AVX-512) and 3.5-3.9x with
+    ``--xla_cpu_max_isa=AVX2``; moved, 1.1-1.35x and 1.15-1.9x (the two moves 1.2-1.5 ms
+    each of it). Without ``computed_once`` XLA fused each move into every tap's gather
+    (2.4-3.7x). Table "grid_sample" in docs/performance.md."""
+    if channels_last or x.shape[1] == 1:  # one channel: the layouts are the same
+        return _gathered(x, grid, mode, padding_mode, align_corners, channels_last)
+    moved = computed_once(jnp.moveaxis(x, 1, -1))
+    out = _gathered(moved, grid, mode, padding_mode, align_corners, True)
+    return jnp.moveaxis(computed_once(out), -1, 1)
+
+
+def _gathered(x, grid, mode, padding_mode, align_corners, channels_last):
     d = x.ndim - 2
     spatial_axes = tuple(range(1, d + 1)) if channels_last else tuple(range(2, d + 2))
     c_axis = x.ndim - 1 if channels_last else 1
@@ -374,6 +393,9 @@ ad.primitive_jvps[grid_sample_p] = _jvp
 ad.primitive_transposes[grid_sample_p] = _transpose
 batching.primitive_batchers[grid_sample_p] = _batch
 mlir.register_lowering(grid_sample_p, mlir.lower_fun(_grid_sample_impl, multiple_results=False))
+mlir.register_lowering(
+    grid_sample_p, mlir.lower_fun(_grid_sample_cpu, multiple_results=False), platform="cpu"
+)
 
 
 # The grid's tangent, ``sum over taps of cell * d weight``, as a primitive linear in the

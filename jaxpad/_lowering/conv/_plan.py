@@ -73,12 +73,12 @@ STEM_KERNEL_PAD_SLICE_MAX_WINDOW = 3
 # nothing wider was measured.
 STEM_BANDED_MAX_WINDOW = 7
 
-# The framed full correlation (conv_transpose's, ``framed_applies``; the planner's
-# tangent has bounds of its own below): 2-D, float32, a window of 3 per axis (any
-# dilation), at least this many input and output channels. Set by the table "The input gradient's
-# frame" in docs/performance.md: 0.47-1.28x of the zero-padded gradient against
-# 0.51-1.38x for autodiff of pad_slice at 3x3 NHWC with 32-128 channels (CPU time); it
-# lost at 5x5 (1.45 against 1.30) and tied at 8-16 channels.
+# The framed full correlation (``framed_applies``, for a transposed convolution in
+# constant mode): 2-D, float32, a window of 3 per axis (any dilation), at least this
+# many input and output channels. Set by the table "The input gradient's frame" in
+# docs/performance.md: 0.47-1.28x of the zero-padded gradient against 0.51-1.38x for
+# autodiff of pad_slice at 3x3 NHWC with 32-128 channels (CPU time); it lost at 5x5
+# (1.45 against 1.30) and tied at 8-16 channels.
 FRAMED_MIN_FEATURES = 32
 FRAMED_WINDOW = 3
 # Channels-first, only from this many elements in the padded input (8 MiB in float32):
@@ -87,17 +87,15 @@ FRAMED_WINDOW = 3
 # of 8.3-9.8 MiB (1.14-1.22x against 1.28-1.79x, CPU time); it lost at four of 1.1-4.4
 # MiB. Same table.
 FRAMED_CHANNELS_FIRST_MIN_ELEMENTS = 2**21
-# The planner's framed tangent (``FRAMED_MIN_FEATURES`` and the channels-first bound
-# above are the full correlation's, ``framed_applies``, for conv_transpose): channels
-# last, at least and at most these many input and output channels, in every mode but
-# edge. Set by the table "The input gradient's frame, wall clock" in
-# docs/notes/conv-forms.md (``benchmarks.conv --framed``, two quiet runs): framed over
-# autodiff's gradient 0.79-1.01 at 48-80 channels in reflect and wrap; it lost at 32
-# channels (0.96-1.14), at 96-256 (1.01-1.21; the sweep's 128-channel row read 1.43-1.51
-# of the zero-padded gradient with it), in edge mode (1.05-1.14) and channels first
-# (1.09-1.18), where the CPU-time table above had it winning.
-FRAMED_TANGENT_MIN_FEATURES = 48
-FRAMED_TANGENT_MAX_FEATURES = 80
+# No planner rule takes the framed tangent (``tangent="framed"``) any more: its margin
+# changes sign with the host. It won over autodiff's gradient by 0-21% at 3x3
+# channels-last with 48-80 channels outside edge mode in two wall-clock runs of
+# 2026-11-29 (docs/notes/conv-forms.md, "The input gradient's frame, wall clock"). On
+# 2026-12-06, on another host of the same VM type, the input's gradient alone
+# (``conv_transpose``'s computation) read 0.87-0.98 of autodiff's at (8, 64, 64, 48-64)
+# and 0.89-0.96 at larger images, but 1.01-1.12 at 32x32 and 48x48 images, 1.30-1.32
+# at 56 channels and 1.41-1.42 at 80, alike with XLA's widest vectors and with
+# ``--xla_cpu_max_isa=AVX2`` (table "The input gradient's frame, two ISAs").
 
 # The border form's value: 2-D strided convolutions with a window of at most this
 # many taps per axis. Set by the table "The strided border" in docs/performance.md: at
@@ -615,39 +613,13 @@ def transposed_kernel_phases(c: ConvRequest) -> ConvPlan | None:
     return None
 
 
-def _framed_tangent(c: ConvRequest) -> bool:
-    # Table "The input gradient's frame": reverse mode of the VALID conv is one
-    # convolution whose output (the padded input) is larger than its input,
-    # which XLA:CPU keeps off YNNPACK; the "SAME" one plus the frame's strips
-    # won at 3x3 channels-last with 48-80 channels, outside edge mode (table "The
-    # input gradient's frame, wall clock").
-    return (
-        c.spatial == 2
-        and c.channels_last
-        and c.mode != "edge"
-        and c.dtype == np.dtype(np.float32)
-        and c.out_dtype == c.dtype
-        and all(k == FRAMED_WINDOW for k in c.window)
-        and min(c.kernel_in, c.kernel_out) >= FRAMED_TANGENT_MIN_FEATURES
-        and max(c.kernel_in, c.kernel_out) <= FRAMED_TANGENT_MAX_FEATURES
-    )
-
-
 def stride_one_pad_slice(c: ConvRequest) -> ConvPlan | None:
     # Table "Padded convolutions": pad then VALID conv 2.3-4.2x forward; one extra zero
-    # on the first wide spatial axis 1.0-1.3x. The value banded where that rule applies,
-    # the input's derivatives framed where that one does.
+    # on the first wide spatial axis 1.0-1.3x. The value banded where that rule applies.
     if not (_zero_padded_wide(c) and not c.strided):
         return None
     value = "banded" if _banded_value(c) else "pad_slice"
     banded = ", banded value" if value == "banded" else ""
-    if _framed_tangent(c):
-        return ConvPlan(
-            value,
-            c.wide[0],
-            reason="2-D, 3x3, float32, 48-80 channels, channels last, not edge: framed" + banded,
-            tangent="framed",
-        )
     return ConvPlan(
         value,
         c.wide[0],
