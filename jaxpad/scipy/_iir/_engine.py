@@ -136,28 +136,35 @@ def engine(bs, as_, x, w, z0, outputs_all: bool, chunked: bool = True, guard: bo
 
     ``guard`` (the primal runs, not the tangents': its masks are not linear) keeps a
     non-finite sample of ``x`` from reaching the outputs before it, as the chunk's
-    product would (``0 * nan``): the chunked run takes ``x`` with its non-finite
-    samples zeroed, and where a signal has one, the recursion run sample by sample on
-    the non-finite samples alone (zeros elsewhere, from a zero state: exactly zero
-    before the first, and from it on the non-finite values scipy's recursion gives) is
-    added at and after the first (a ``lax.cond``: free on finite inputs under ``jit``,
-    both branches under ``vmap``)."""
+    product would (``0 * nan``). Where ``x`` has one (a ``lax.cond`` on the finiteness
+    of its sum: one reduction on finite inputs under ``jit``, both branches under
+    ``vmap``), the chunked run takes ``x`` with its non-finite samples zeroed, and the
+    recursion run sample by sample on the non-finite samples alone (zeros elsewhere,
+    from a zero state: exactly zero before the first, and from it on the non-finite
+    values scipy's recursion gives) is added at and after the first."""
     n, k = as_.shape
     big_n, t = x.shape
     s = n * k
     length = chunk_length(t, k) if chunked else 0
     full = t // length if length else 0
     if guard and full >= 2 and w is None:
-        bad = ~jnp.isfinite(x)
-        y, zf = engine(bs, as_, jnp.where(bad, 0, x), None, z0, outputs_all, chunked)
+        # The test is one reduction, fused: a finite sum means every sample is finite.
+        # An overflowing sum of finite samples takes the guarded branch, whose answer
+        # is the same. Masking on every call (the mask and the zeroed signal written
+        # out, the outputs copied through the conditional) took the chunked run from
+        # 7.7 to 15.9 ms at (64, 2^16) float32 (two sections).
+        def unguarded(_):
+            return engine(bs, as_, x, None, z0, outputs_all, chunked)
 
-        def nonfinite(_):
+        def guarded(_):
+            bad = ~jnp.isfinite(x)
+            y, zf = engine(bs, as_, jnp.where(bad, 0, x), None, z0, outputs_all, chunked)
             xb = jnp.where(bad, x, 0)
             yb, zb = engine(bs, as_, xb, None, jnp.zeros_like(z0), outputs_all, False)
             after = jnp.cumsum(bad, axis=-1) > 0
             return y + jnp.where(after, yb, 0), zf + zb
 
-        return lax.cond(jnp.any(bad), nonfinite, lambda _: (y, zf), None)
+        return lax.cond(jnp.isfinite(jnp.sum(x)), unguarded, guarded, None)
     ys = []
     z = jnp.moveaxis(z0, 2, 1)  # (n, K, N)
     if full >= 2:
