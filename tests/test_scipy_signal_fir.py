@@ -298,9 +298,11 @@ def test_block_form(full_run):
     r = jax.jit(lambda x: signal.resample_poly(x, 3, 2, axis=-1, padtype="line"))
     _close(r(x), ss.resample_poly(x, 3, 2, axis=-1, padtype="line"))
     check_grads(f, (h, x, 0.4), order=2, modes=("rev",), atol=1e-6, rtol=1e-6)
-    # vmap over signals: the cond's two branches as a select, each row its own.
-    each = jax.jit(jax.vmap(f, in_axes=(None, 0, None)))(h, xn, 0.4)
-    _same_nonfinite(each, ss.upfirdn(h, xn, 3, 2, cval=0.4))
+    # vmap over signals: the batch joins the rows (one cond for the batch, where vmap
+    # of the cond ran the exact form beside the block form), each row its own.
+    batched = jax.jit(jax.vmap(f, in_axes=(None, 0, None)))
+    assert "stablehlo.case" in batched.lower(h, xn, 0.4).as_text()
+    _same_nonfinite(batched(h, xn, 0.4), ss.upfirdn(h, xn, 3, 2, cval=0.4))
 
 
 def test_jit_vmap_eager_agree(full_run):

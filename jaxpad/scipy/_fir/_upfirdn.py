@@ -363,9 +363,34 @@ def _polyphase_blocks(
     cval and taps): differentiating the cond made the VJP in x 17x slower than the
     block form's own (a cond's transpose, float32 (64, 2^16), resample_poly(x, 3, 2,
     axis=-1))."""
+    return _batched_guard(plan, mode, start, count)(x, taps, cval)
+
+
+def _guarded_outputs(x, taps, cval, plan, mode, start, count):
     table = _block_table(plan, start)
     e = _block_input(x, cval, plan, mode, table, start, count)
     return _guarded(x, e, taps, cval, plan, mode, table, start, count)
+
+
+@functools.cache
+def _batched_guard(plan: _Plan, mode: str, start: int, count: int):
+    """``_guarded_outputs`` whose batching folds a batch of signals into the signals
+    ``x`` (A, n) already holds: one finiteness test for the batch, where ``vmap`` of
+    the conditional ran the exact polyphase form beside the block form
+    (``resample_poly(x, 3, 2, axis=-1)`` vmapped over (64, 2^16) float32: 70 ms
+    against 11). Batched taps or ``cval`` are vmapped as JAX would."""
+    run = functools.partial(_guarded_outputs, plan=plan, mode=mode, start=start, count=count)
+    guarded = jax.custom_batching.custom_vmap(run)
+
+    @guarded.def_vmap
+    def _signals(axis_size, in_batched, x, taps, cval):
+        if in_batched[1] or in_batched[2] or not in_batched[0]:
+            axes = tuple(0 if b else None for b in in_batched)
+            return jax.vmap(run, in_axes=axes)(x, taps, cval), True
+        y = run(x.reshape(axis_size * x.shape[1], x.shape[2]), taps, cval)
+        return y.reshape(axis_size, x.shape[1], y.shape[-1]), True
+
+    return guarded
 
 
 def _guarded(x, e, taps, cval, plan, mode, table, start, count):
