@@ -201,10 +201,10 @@ def _grid_sample_impl(x, grid, *, mode, padding_mode, align_corners, channels_la
 def _grid_sample_cpu(x, grid, *, mode, padding_mode, align_corners, channels_last):
     """XLA:CPU's program: an NCHW input moved channels-last once, sampled there, and the
     output moved back once. Gathering each cell's channels at a stride of a plane took
-    1.8-2.1x torch's forward at (8, 64, 64, 64) (AVX-512) and 3.5-3.9x with
-    ``--xla_cpu_max_isa=AVX2``; moved, 1.1-1.35x and 1.15-1.9x (the two moves 1.2-1.5 ms
-    each of it). Without ``computed_once`` XLA fused each move into every tap's gather
-    (2.4-3.7x). Table "grid_sample" in docs/performance.md."""
+    1.8-2.1x torch's bilinear forward at (8, 64, 64, 64) (AVX-512) and 3.5-3.9x with
+    ``--xla_cpu_max_isa=AVX2``; moved, 1.12-1.60x and 1.23-1.38x in three runs each (the
+    two moves about 1.2 ms each of it). Without ``computed_once`` XLA fused each move
+    into every tap's gather (2.4-3.7x). docs/performance.md, "Two x86 CPUs"."""
     if channels_last or x.shape[1] == 1:  # one channel: the layouts are the same
         return _gathered(x, grid, mode, padding_mode, align_corners, channels_last)
     moved = computed_once(jnp.moveaxis(x, 1, -1))

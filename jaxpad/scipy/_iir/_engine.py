@@ -138,11 +138,12 @@ def engine(bs, as_, x, w, z0, outputs_all: bool, chunked: bool = True, guard: bo
     ``guard`` (the primal runs, not the tangents': its masks are not linear) keeps a
     non-finite sample of ``x`` from reaching the outputs before it, as the chunk's
     product would (``0 * nan``). Where ``x`` has one (a ``lax.cond`` on the finiteness
-    of its sum: one reduction on finite inputs under ``jit``, both branches under
-    ``vmap``), the chunked run takes ``x`` with its non-finite samples zeroed, and the
-    recursion run sample by sample on the non-finite samples alone (zeros elsewhere,
-    from a zero state: exactly zero before the first, and from it on the non-finite
-    values scipy's recursion gives) is added at and after the first."""
+    of its sum: one reduction on finite inputs under ``jit``, one for a whole batch of
+    signals under ``vmap``, ``_guarded``), the chunked run takes ``x`` with its
+    non-finite samples zeroed, and the recursion run sample by sample on the
+    non-finite samples alone (zeros elsewhere, from a zero state: exactly zero before
+    the first, and from it on the non-finite values scipy's recursion gives) is added
+    at and after the first."""
     n, k = as_.shape
     big_n, t = x.shape
     s = n * k
@@ -213,8 +214,9 @@ def _guarded(outputs_all: bool, chunked: bool):
     both branches, the non-finite samples' run sample by sample included (vmapped
     sosfilt at (64, 2^16) float32 141 ms against 20). A batch of filters is vmapped as
     JAX would. JAX before 0.10 differentiates the engine itself
-    (``CUSTOM_JVP_SCANS_TRANSPOSE``), which a ``custom_vmap`` refuses: there the
-    conditional is vmapped."""
+    (``CUSTOM_JVP_SCANS_TRANSPOSE``), and reverse mode through a ``custom_vmap`` fails
+    there (checked on 0.6.2: "Linearization failed to produce known values"): there
+    the conditional is vmapped, both branches."""
     run = functools.partial(_guarded_run, outputs_all=outputs_all, chunked=chunked)
     if not CUSTOM_JVP_SCANS_TRANSPOSE:
         return run
