@@ -233,14 +233,9 @@ def interpolate(
         table = _axis_table(mode, a_in, a_out, f, align, antialias, x.dtype)
         if not table.is_identity(a_in):
             tables[axis] = table
-    out_shape = list(x.shape)
-    for axis, n in zip(spatial_axes, n_out):
-        out_shape[axis] = n
-    order = sorted(tables, key=lambda a: out_shape[a] / x.shape[a])
-    plan = tuple((a, tables[a]) for a in order)
     return _resize.resize(
         x,
-        plan,
+        _resize.ordered(tables, x.shape),
         jnp.zeros((), x.dtype),
         _onnx(x.shape, tables, mode, align, antialias, dict(zip(spatial_axes, factors))),
     )

@@ -181,13 +181,12 @@ def _float_dtype(dtype) -> np.dtype:
 
 
 def _run(image, tables: dict[int, _tables.Table], out_shape, dtype, cval, onnx=None):
-    """The passes of ``tables`` (axis: table), downsampling axes first (the data
-    shrinks before it grows), as one ``jaxpad_resize`` (``onnx``: its ONNX node)."""
+    """The passes of ``tables`` (axis: table) in ``_resize.ordered``'s order, as one
+    ``jaxpad_resize`` (``onnx``: its ONNX node)."""
     x = image if image.dtype == dtype else image.astype(dtype)
     if any(s == 0 for s in out_shape):
         return jnp.zeros(out_shape, dtype)
-    order = sorted(tables, key=lambda d: out_shape[d] / max(x.shape[d], 1))
-    plan = tuple((d, tables[d]) for d in order)
+    plan = _resize.ordered(tables, x.shape)
     return _resize.resize(x, plan, jnp.asarray(cval, dtype), onnx)
 
 

@@ -22,6 +22,7 @@ from jax.test_util import check_grads
 from scipy import ndimage
 
 import jaxpad
+import jaxpad.scipy.ndimage
 from tests.compat import enable_x64
 from tests.rotation import rotation
 
@@ -292,6 +293,33 @@ def test_nonfinite_stays_where_the_taps_read_it():
                 np.testing.assert_array_equal(
                     ~np.isfinite(got), reads, err_msg=f"{method} {out} {bad}"
                 )
+
+
+def _resized_axes(fn, x):
+    """The axes of ``fn(x)``'s sampling passes, in the order they run."""
+    eqns = jax.make_jaxpr(fn)(x).eqns
+    plans = [e.params["plan"] for e in eqns if e.primitive.name == "jaxpad_resize"]
+    if plans:
+        return [axis for axis, _ in plans[0]]
+    return [e.params["axis"] for e in eqns if e.primitive.name == "jaxpad_interpolation_pass"]
+
+
+def test_passes_run_in_the_order_that_writes_least():
+    """The minor axis's pass (its phases interleaved element by element) runs while the
+    array is smallest: first when enlarging, last when shrinking; the other axes shrink
+    before they grow (``_pass.pass_order``)."""
+    nchw = np.zeros((1, 2, 8, 8), np.float32)
+    up = jaxpad.nn.interpolate
+    assert _resized_axes(lambda x: up(x, scale_factor=2, mode="bilinear"), nchw) == [3, 2]
+    assert _resized_axes(lambda x: up(x, scale_factor=0.5, mode="bilinear"), nchw) == [2, 3]
+    assert _resized_axes(lambda x: up(x, size=(4, 16), mode="bilinear"), nchw) == [2, 3]
+    nhwc = np.zeros((1, 8, 8, 2), np.float32)
+    resize = jaxpad.image.resize
+    assert _resized_axes(lambda x: resize(x, (1, 16, 4, 2), "linear"), nhwc) == [2, 1]
+    assert _resized_axes(lambda x: resize(x, (1, 16, 16, 2), "linear"), nhwc) == [1, 2]
+    image = np.zeros((8, 8), np.float32)
+    zoom = jaxpad.scipy.ndimage.zoom
+    assert _resized_axes(lambda x: zoom(x, 2, order=1), image) == [1, 0]
 
 
 def test_derivatives_order_two_and_transformations(full_run):

@@ -25,6 +25,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir, xla
 
 from jaxpad._sampling import _tables
+from jaxpad._sampling._pass import pass_order
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,6 +93,15 @@ class OnnxResize:
         for d, n in zip(where, self.sizes or ()):
             sizes[d] = n
         return roi, None, np.asarray(sizes, np.int64), axes
+
+
+def ordered(tables: dict[int, _tables.Table], shape: tuple[int, ...]) -> tuple:
+    """``tables`` (axis: table) of an array of ``shape`` as a plan, in
+    ``_pass.pass_order``'s order."""
+    out_shape = list(shape)
+    for axis, table in tables.items():
+        out_shape[axis] = table.idx.shape[0]
+    return tuple((a, tables[a]) for a in pass_order(shape, tuple(out_shape), tables))
 
 
 def passes(x, cval, *, plan, onnx=None):

@@ -33,7 +33,7 @@ from jax.typing import ArrayLike
 
 import jaxpad
 from jaxpad import _checks
-from jaxpad._sampling._pass import static_pass
+from jaxpad._sampling._pass import pass_order, static_pass
 from jaxpad.scipy._interpolation import _args, _map, _modes, _spline
 from jaxpad.scipy._interpolation._static import _static_plan
 
@@ -201,8 +201,7 @@ def _separable(s: _Setup, coords: list, out_shape: tuple[int, ...]):
     n_pp = c.shape
     npad = s.prepad()
     ndim = c.ndim
-    # zoom-outs before zoom-ins: each pass costs in proportion to its output
-    axes = sorted(range(ndim), key=lambda a: out_shape[a] / max(s.x.shape[a], 1))
+    axes = pass_order(s.x.shape, out_shape, range(ndim))
     masks: list[tuple[int, Any, Any, Any]] = []
     static_outside: list[tuple[int, np.ndarray]] = []
     for axis in axes:
