@@ -24,6 +24,10 @@ Two tables, each row's candidates interleaved in one process
   ``jaxpad2`` is the control again. Ratios are to torch's median; the torch column is
   left out when torch is not installed.
 
+Each forward also times ``write``: a jitted broadcast of a scalar to the output's shape,
+which writes the output once and computes nothing, the memory floor of any resize
+there (with the default allocator, mostly the page faults of a fresh output).
+
 Each row first checks that the candidates agree (float32, 1e-4 of the range), so a
 table never times two different computations. ``--quick`` runs two rows of each table
 with 3 rounds (a check that the script works, not a measurement). The C library's
@@ -107,9 +111,10 @@ def run_jax_case(name, shape, out_shape, method, rounds):
     bwd_ours, bwd_theirs = grad_of(ours), grad_of(theirs)
     _agree(fwd_ours(x), fwd_theirs(x), name)
     _agree(bwd_ours(x, ct), bwd_theirs(x, ct), name + " gradient")
+    write = _output_write(out_shape)
     f = interleaved_medians(
-        {"jax": fwd_theirs, "jaxpad": fwd_ours, "jaxpad2": fwd_ours},
-        {"jax": (x,), "jaxpad": (x,), "jaxpad2": (x,)},
+        {"jax": fwd_theirs, "jaxpad": fwd_ours, "jaxpad2": fwd_ours, "write": write},
+        {"jax": (x,), "jaxpad": (x,), "jaxpad2": (x,), "write": (np.float32(1),)},
         rounds=rounds,
         calls=2,
     )
@@ -142,8 +147,8 @@ def run_torch_case(name, shape, size, mode, antialias, rounds, torch):
         return out, pullback(ct)[0]
 
     forward, backward = jax.jit(ours), jax.jit(forward_backward)
-    fwd = {"jaxpad": forward, "jaxpad2": forward}
-    fwd_args = {"jaxpad": (xj,), "jaxpad2": (xj,)}
+    fwd = {"jaxpad": forward, "jaxpad2": forward, "write": _output_write(out_shape)}
+    fwd_args = {"jaxpad": (xj,), "jaxpad2": (xj,), "write": (np.float32(1),)}
     bwd = {"jaxpad": backward, "jaxpad2": backward}
     bwd_args = {"jaxpad": (xj, ctj), "jaxpad2": (xj, ctj)}
     if torch is not None:
@@ -166,6 +171,11 @@ def run_torch_case(name, shape, size, mode, antialias, rounds, torch):
     return {"case": name, "ref": "torch", "forward_ms": _ms(f), "backward_ms": _ms(b)}
 
 
+def _output_write(shape):
+    """The forward's floor: the output written once, nothing computed."""
+    return jax.jit(lambda s: jnp.broadcast_to(s, shape))
+
+
 def _ms(medians):
     return {name: seconds * 1e3 for name, seconds in medians.items()}
 
@@ -182,6 +192,7 @@ def _print(row):
 
     print(
         f"| {row['case']} | {cell(f, ref)} | {cell(f, 'jaxpad')} | {cell(f, 'jaxpad2')} | "
+        f"{cell(f, 'write')} | "
         f"{cell(b, ref)} | {cell(b, 'jaxpad')} | {cell(b, 'jaxpad2')} |",
         flush=True,
     )
@@ -189,10 +200,10 @@ def _print(row):
 
 def _header(ref, backward):
     print(
-        f"| case | {ref} fwd | jaxpad fwd | jaxpad fwd (control) | {ref} {backward} | "
-        f"jaxpad {backward} | jaxpad {backward} (control) |"
+        f"| case | {ref} fwd | jaxpad fwd | jaxpad fwd (control) | output write | "
+        f"{ref} {backward} | jaxpad {backward} | jaxpad {backward} (control) |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
 
 
 def main():

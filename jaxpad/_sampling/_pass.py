@@ -318,8 +318,9 @@ def _pass_impl(c, *, axis: int, table: _Table):
 def _interleaved(phases: list, axis: int):
     """The phases' outputs (each ``length`` along ``axis``) interleaved: output
     ``m * p + q`` is phase ``q``'s ``m``, chosen by a select on the phase's iota rather
-    than stacked (a concatenation, which XLA:CPU emits as a branch per element): torch's nearest x2 at (8, 64, 128, 128) 44.6 -> 36.8 ms, bilinear x2
-    level (``benchmarks/resize.py``, 2026-12-07)."""
+    than stacked (a concatenation, which XLA:CPU emits as a branch per element): torch's
+    nearest x2 at (8, 64, 128, 128) 44.6 -> 36.8 ms, bilinear x2 level
+    (``benchmarks/resize.py``, 2026-12-07)."""
     shape = list(phases[0].shape)
     shape.insert(axis + 1, len(phases))
     phase = lax.broadcasted_iota(np.int32, shape, axis + 1)

@@ -165,11 +165,24 @@ def engine(bs, as_, x, w, z0, outputs_all: bool, chunked: bool = True, guard: bo
 
         z_flat, starts = lax.scan(chunk_step, z.reshape(s, big_n).T, jnp.moveaxis(e, 1, 0))
         starts = jnp.moveaxis(starts, 0, 1)  # (N, full, S)
-        stacked = jnp.concatenate([*chunks, starts], axis=-1)
         outs = []
+        if len(chunks) == 1:
+            stacked = jnp.concatenate([chunks[0], starts], axis=-1)
         for q in range(o.shape[0]):
-            m = jnp.concatenate([*(_toeplitz(h[i, q]) for i in range(len(chunks))), o[q].T])
-            outs.append((stacked @ m).reshape(big_n, head))
+            if len(chunks) == 1:
+                m = jnp.concatenate([_toeplitz(h[0, q]), o[q].T])
+                out = stacked @ m
+            else:
+                # a forced run: one product per input, summed. Its inputs (x and each
+                # section's forcing) concatenated into one matrix were written out
+                # first (86 MB at (64, 2^16) float32, 4 sections): the VJP in sos took
+                # 312 ms so, 273-294 summed, its JVP 182 -> 130-133. One input and
+                # the states stay one product: two products summed took the forward
+                # from 25 to 34 ms.
+                out = starts @ o[q].T
+                for i, c in enumerate(chunks):
+                    out = out + c @ _toeplitz(h[i, q])
+            outs.append(out.reshape(big_n, head))
         ys.append(jnp.stack(outs))
         z = z_flat.T.reshape(n, k, big_n)
         rest = slice(head, None)
