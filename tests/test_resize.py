@@ -311,8 +311,11 @@ def test_passes_run_in_the_order_that_writes_least():
     nchw = np.zeros((1, 2, 8, 8), np.float32)
     up = jaxpad.nn.interpolate
     assert _resized_axes(lambda x: up(x, scale_factor=2, mode="bilinear"), nchw) == [3, 2]
-    assert _resized_axes(lambda x: up(x, scale_factor=0.5, mode="bilinear"), nchw) == [2, 3]
+    halving = {"scale_factor": 0.5, "mode": "bicubic", "antialias": True}
+    assert _resized_axes(lambda x: up(x, **halving), nchw) == [2, 3]
     assert _resized_axes(lambda x: up(x, size=(4, 16), mode="bilinear"), nchw) == [2, 3]
+    # two passes that fuse (_resize._lowered): the minor axis first
+    assert _resized_axes(lambda x: up(x, scale_factor=0.5, mode="bilinear"), nchw) == [3, 2]
     nhwc = np.zeros((1, 8, 8, 2), np.float32)
     resize = jaxpad.image.resize
     assert _resized_axes(lambda x: resize(x, (1, 16, 4, 2), "linear"), nhwc) == [2, 1]
@@ -320,6 +323,22 @@ def test_passes_run_in_the_order_that_writes_least():
     image = np.zeros((8, 8), np.float32)
     zoom = jaxpad.scipy.ndimage.zoom
     assert _resized_axes(lambda x: zoom(x, 2, order=1), image) == [1, 0]
+
+
+def test_two_small_shrinking_passes_fuse():
+    """Two shrinking passes with few taps run piece by piece, fused: the compiled
+    program holds no intermediate (``_resize._lowered``); the antialiased bicubic
+    halving (8 x 8 taps) keeps its intermediate."""
+    x = np.zeros((2, 4, 64, 64), np.float32)
+    intermediate = 2 * 4 * 32 * 64 * 4
+
+    def temporaries(**options):
+        f = jax.jit(lambda x: jaxpad.nn.interpolate(x, size=(32, 32), **options))
+        return f.lower(x).compile().memory_analysis().temp_size_in_bytes
+
+    assert temporaries(mode="bilinear", antialias=True) < intermediate
+    assert temporaries(mode="area") < intermediate
+    assert temporaries(mode="bicubic", antialias=True) >= intermediate
 
 
 def test_derivatives_order_two_and_transformations(full_run):

@@ -191,7 +191,7 @@ def _segmented(c, axis: int, runs, w: np.ndarray, length: int, real, present=Non
     """``sum_j w[:, j] * c[idx[:, j]]`` along ``axis`` for one phase whose taps read
     ``runs`` (per tap, ``_runs``'s): the outputs cut where any tap's run starts, so
     that within a segment every tap reads one run, each segment's weighted sum is one
-    fusion, and the segments are concatenated once. A concatenation of each tap's runs
+    fusion, and the segments are returned for one concatenation. A concatenation of each tap's runs
     before the sum (the phases' form below) wrote every tap's reads to memory: a cubic
     ``shift`` took 13-16 ms at 1024x1024, and 3.4-5.8 ms so, its VJP 31 ms and 8-9 ms
     (``benchmarks/interpolation.py``, 2026-11-29). Not for several phases: ``zoom`` x2's
@@ -206,7 +206,7 @@ def _segmented(c, axis: int, runs, w: np.ndarray, length: int, real, present=Non
             mask = None if present is None else present[a:b, j]
             terms.append(_weighted(g, w[a:b, j], mask, axis, real))
         segments.append(functools.reduce(operator.add, terms))
-    return segments[0] if len(segments) == 1 else jnp.concatenate(segments, axis)
+    return segments
 
 
 class _Table:
@@ -263,8 +263,20 @@ class _Table:
 
 
 def _pass_impl(c, *, axis: int, table: _Table):
+    """The pass of ``table`` along ``axis`` (``pass_pieces`` concatenated)."""
+    return concatenated(pass_pieces(c, axis, table), axis)
+
+
+def concatenated(pieces: list, axis: int):
+    return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis)
+
+
+def pass_pieces(c, axis: int, table: _Table) -> list:
     """The pass of ``table`` along ``axis`` from static slices by phase and run
-    (``_phases``), or one take past ``_MAX_RUNS``."""
+    (``_phases``), or one take past ``_MAX_RUNS``: its output as consecutive pieces
+    along ``axis`` (the segments in which every tap reads one run), left for the
+    caller to concatenate, so that a later pass along another axis can run on each
+    piece and fuse with it (``jaxpad_resize``'s lowering)."""
     idx, w, present = table.idx, table.w, table.present
     n_out, taps = idx.shape
     real = np.dtype(jnp.finfo(c.dtype).dtype)
@@ -285,7 +297,7 @@ def _pass_impl(c, *, axis: int, table: _Table):
         if present is not None and not present.all():
             mask = present.reshape([n_out, taps] + [1] * (c.ndim - axis - 1))
             terms = jnp.where(mask, terms, jnp.zeros((), terms.dtype))
-        return jnp.sum(terms, axis=axis + 1)
+        return [jnp.sum(terms, axis=axis + 1)]
     length = -(-n_out // p)
     wt = np.zeros((p * length, taps))
     wt[:n_out] = w
@@ -300,7 +312,7 @@ def _pass_impl(c, *, axis: int, table: _Table):
             c, axis, runs[0], wt[:, 0], length, real, None if pt is None else pt[:, 0]
         )
     if any(len(tap_runs) > 1 for phase_runs in runs for tap_runs in phase_runs):
-        out = _segmented_phases(c, axis, runs, wt, pt, length, real)
+        return _trimmed(_segmented_phases(c, axis, runs, wt, pt, length, real), axis, n_out)
     else:
         phases: list[Any] = []
         for q in range(p):
@@ -311,8 +323,19 @@ def _pass_impl(c, *, axis: int, table: _Table):
                 term = _weighted(g, wt[:, q, j], None if pt is None else pt[:, q, j], axis, real)
                 acc = term if acc is None else acc + term
             phases.append(acc)
-        out = _interleaved(phases, axis)
-    return lax.slice_in_dim(out, 0, n_out, axis=axis)
+        return _trimmed([_interleaved(phases, axis)], axis, n_out)
+
+
+def _trimmed(pieces: list, axis: int, n: int) -> list:
+    """The first ``n`` entries along ``axis`` of the pieces' concatenation, as pieces."""
+    out, kept = [], 0
+    for piece in pieces:
+        if kept >= n:
+            break
+        size = piece.shape[axis]
+        out.append(piece if kept + size <= n else lax.slice_in_dim(piece, 0, n - kept, axis=axis))
+        kept += min(size, n - kept)
+    return out
 
 
 def _interleaved(phases: list, axis: int):
@@ -355,7 +378,7 @@ def _segmented_phases(c, axis: int, runs, wt, pt, length: int, real):
                 terms.append(_weighted(g, wt[a:b, q, j], mask, axis, real))
             phases.append(functools.reduce(operator.add, terms))
         segments.append(_interleaved(phases, axis))
-    return segments[0] if len(segments) == 1 else jnp.concatenate(segments, axis)
+    return segments
 
 
 def _abstract_eval(c, *, axis: int, table: _Table):
@@ -387,12 +410,25 @@ jet.deflinear(pass_p)
 mlir.register_lowering(pass_p, mlir.lower_fun(_pass_impl, multiple_results=False))
 
 
+def _with_cval(c, axis: int, idx: np.ndarray, cval):
+    """``c`` with a plane of ``cval`` after its last entry along ``axis`` where ``idx``
+    reads it (``idx == -1``), and ``idx`` pointing there."""
+    if not (idx == -1).any():
+        return c, idx
+    shape = list(c.shape)
+    shape[axis] = 1
+    c = jnp.concatenate([c, jnp.broadcast_to(cval.astype(c.dtype), shape)], axis=axis)
+    return c, np.where(idx == -1, c.shape[axis] - 1, idx)
+
+
 def static_pass(c, axis: int, idx: np.ndarray, w: np.ndarray, cval, present=None):
     """``out[k] = sum_j w[k, j] * c[idx[k, j]]`` along ``axis`` (``idx == -1``:
     ``cval``; ``present[k, j]`` False: no term), as ``jaxpad_interpolation_pass``."""
-    if (idx == -1).any():
-        shape = list(c.shape)
-        shape[axis] = 1
-        c = jnp.concatenate([c, jnp.broadcast_to(cval.astype(c.dtype), shape)], axis=axis)
-        idx = np.where(idx == -1, c.shape[axis] - 1, idx)
+    c, idx = _with_cval(c, axis, idx, cval)
     return pass_p.bind(c, axis=axis, table=_Table(idx, w, present))
+
+
+def static_pieces(c, axis: int, idx: np.ndarray, w: np.ndarray, cval, present=None) -> list:
+    """``static_pass``'s output as ``pass_pieces``, built in place (no primitive)."""
+    c, idx = _with_cval(c, axis, idx, cval)
+    return pass_pieces(c, axis, _Table(idx, w, present))

@@ -28,7 +28,7 @@ import numpy as np
 
 from jaxpad._index_maps import source_index
 from jaxpad._sampling import _kernels
-from jaxpad._sampling._pass import static_pass
+from jaxpad._sampling._pass import static_pass, static_pieces
 
 BOUNDARIES = ("exclude", "constant", "edge", "reflect", "symmetric", "wrap")
 
@@ -188,3 +188,12 @@ def apply(x, axis: int, table: Table, cval):
         return jnp.take(x, idx, axis=axis)
     present = None if table.present.all() else table.present
     return static_pass(x, axis, table.idx, table.w, cval, present)
+
+
+def pieces(x, axis: int, table: Table, cval) -> list:
+    """``apply``'s output as consecutive pieces along ``axis`` (``_pass.pass_pieces``),
+    built in place: for a lowering that runs the next pass on each piece."""
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return [apply(x, axis, table, cval)]
+    present = None if table.present.all() else table.present
+    return static_pieces(x, axis, table.idx, table.w, jnp.asarray(cval), present)
