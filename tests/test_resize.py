@@ -341,6 +341,33 @@ def test_two_small_shrinking_passes_fuse():
     assert temporaries(mode="bicubic", antialias=True) >= intermediate
 
 
+def test_the_transpose_is_a_resize_of_the_transposed_tables():
+    """The image's transpose is one ``jaxpad_resize`` (lowered as a forward is, its
+    shrinking passes fused) where the constant is read nowhere; where it is, the passes'
+    transposes."""
+    x = np.zeros((1, 2, 8, 8), np.float32)
+
+    def primitives(fn):
+        out = jax.eval_shape(fn, x)
+        ct = np.ones(out.shape, np.float32)
+        eqns = jax.make_jaxpr(jax.linear_transpose(fn, x))(ct).eqns
+        return {e.primitive.name for e in eqns}
+
+    bilinear = primitives(lambda x: jaxpad.nn.interpolate(x, scale_factor=2, mode="bilinear"))
+    assert "jaxpad_resize" in bilinear and "jaxpad_interpolation_pass" not in bilinear
+    crop = primitives(
+        lambda x: jaxpad.image.resize(
+            x,
+            (1, 2, 8, 8),
+            "linear",
+            coordinate_transformation_mode="tf_crop_and_resize",
+            roi=(0, 0, -0.5, -0.5, 1, 1, 1.5, 1.5),
+            antialias=False,
+        )
+    )
+    assert "jaxpad_interpolation_pass" in crop
+
+
 def test_derivatives_order_two_and_transformations(full_run):
     """``check_grads`` to order 2 (forward and reverse) in every method and a boundary
     mode; eager, ``jit`` and ``vmap`` agree."""

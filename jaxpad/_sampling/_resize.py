@@ -25,7 +25,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir, xla
 
 from jaxpad._sampling import _tables
-from jaxpad._sampling._pass import pass_order
+from jaxpad._sampling._pass import _Table, pass_order
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,6 +149,13 @@ def _transpose(ct, x, cval, *, plan, onnx):
     specs = [_spec(x), _spec(cval)]
     if type(ct) is ad.Zero:
         return tuple(ad.Zero(s.aval) if u else None for u, s in zip(linear, (x, cval)))
+    if not any((table.idx == -1).any() for _, table in plan):
+        # cval is read nowhere: the image's transpose is a resize of the transposed
+        # tables, lowered as the forward is (its shrinking passes fuse, _lowered)
+        shape = specs[0].shape
+        tables = {axis: _transposed(table, shape[axis]) for axis, table in plan}
+        ct_x = resize_p.bind(ct, jnp.zeros((), ct.dtype), plan=ordered(tables, ct.shape), onnx=None)
+        return (ct_x if linear[0] else None, ad.Zero(cval.aval) if linear[1] else None)
 
     def f(*args):
         it = iter(args)
@@ -157,6 +164,14 @@ def _transpose(ct, x, cval, *, plan, onnx):
 
     cts = iter(jax.linear_transpose(f, *[s for u, s in zip(linear, specs) if u])(ct))
     return tuple(next(cts) if u else None for u in linear)
+
+
+def _transposed(table: _tables.Table, n_in: int) -> _tables.Table:
+    """The table of a pass's transpose onto ``n_in`` inputs, as the pass's own
+    transpose builds it (``_pass._Table.transposed``)."""
+    present = None if table.present.all() else table.present
+    t = _Table(table.idx, table.w, present).transposed(n_in)
+    return _tables.Table(t.idx, t.w, t.present)
 
 
 def _batch(args, dims, *, plan, onnx):
