@@ -5,11 +5,11 @@ axis (``_tables``) and run them as ``jaxpad_interpolation_pass``-es; this primit
 wraps that whole plan, so that an exporter sees one resize rather than its passes: where
 the call's options are exactly an ONNX ``Resize`` node's, the caller attaches that node's
 description (``OnnxResize``) and ``jaxpad.onnx`` writes the one node. It lowers to the
-passes themselves (``mlir.lower_fun``: the same program, values and speed as the passes
-bound one by one), is linear in the image and the constant that ``idx == -1`` reads
-jointly, transposes to the passes' transposes (the transposed tables, through
-``jax.linear_transpose`` of the passes), and batches with the batch as one more axis
-that no table touches.
+passes' own arithmetic (``_lowered``: two shrinking passes with few taps run piece by
+piece, so that they fuse), is linear in the image and the constant that ``idx == -1``
+reads jointly, transposes to a resize of the transposed tables (or, where a table reads
+the constant, to the passes' transposes through ``jax.linear_transpose``), and batches
+with the batch as one more axis that no table touches.
 """
 
 from __future__ import annotations
@@ -152,10 +152,12 @@ def _transpose(ct, x, cval, *, plan, onnx):
     if not any((table.idx == -1).any() for _, table in plan):
         # cval is read nowhere: the image's transpose is a resize of the transposed
         # tables, lowered as the forward is (its shrinking passes fuse, _lowered)
+        if not linear[0]:
+            return (None, ad.Zero(cval.aval))
         shape = specs[0].shape
         tables = {axis: _transposed(table, shape[axis]) for axis, table in plan}
         ct_x = resize_p.bind(ct, jnp.zeros((), ct.dtype), plan=ordered(tables, ct.shape), onnx=None)
-        return (ct_x if linear[0] else None, ad.Zero(cval.aval) if linear[1] else None)
+        return (ct_x, ad.Zero(cval.aval) if linear[1] else None)
 
     def f(*args):
         it = iter(args)
