@@ -334,6 +334,21 @@ def test_jit_vmap_eager_agree(full_run):
     np.testing.assert_allclose(r, want, rtol=1e-13)
 
 
+def test_savgol_ends_stay_in_place_under_vmap():
+    """``interp``'s fitted ends are written into the output in place under ``vmap`` too
+    (the batch one more axis of the update), not by a scatter; the values are the
+    batched call's, the batch at either end."""
+    x = np.random.default_rng(8).standard_normal((3, 40))
+
+    def f(x):
+        return signal.savgol_filter(x, 7, 2)
+
+    for in_axes, xs in ((0, x), (1, x.T)):
+        batched = jax.jit(jax.vmap(f, in_axes=in_axes))
+        assert "scatter" not in batched.lower(xs).as_text()
+        np.testing.assert_allclose(batched(xs), jax.jit(f)(x), rtol=1e-13, atol=1e-13)
+
+
 def test_a_zero_cval_of_any_type_is_the_default_in_every_mode():
     x = jnp.arange(12.0)
     want = signal.upfirdn(jnp.ones(4), x, 3, 2, mode="wrap")

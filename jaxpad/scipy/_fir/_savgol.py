@@ -166,8 +166,31 @@ def _assemble(y: jax.Array, lo: jax.Array, hi: jax.Array, axis: int) -> jax.Arra
     concatenate copies y: savgol_filter(x, 31, 3) on float32 (64, 2^16) took 1.5x as
     long). Its tangent is the concatenate, whose transpose slices the cotangent, where
     the in-place update's writes zeros into a copy of it (the VJP took 1.7x as long)."""
+    return _in_place(axis)(y, lo, hi)
+
+
+def _update_ends(y, lo, hi, axis: int):
     y = lax.dynamic_update_slice_in_dim(y, lo, 0, axis)
     return lax.dynamic_update_slice_in_dim(y, hi, y.shape[axis] - hi.shape[axis], axis)
+
+
+@functools.cache
+def _in_place(axis: int):
+    """``_update_ends`` along ``axis`` whose batching keeps the update in place, the
+    batch one more axis: ``vmap`` of ``dynamic_update_slice`` is a scatter
+    (vmapped savgol_filter(x, 31, 3) over float32 (64, 2^16) took 7.9 ms so, against
+    3.8 for the batched call)."""
+    update = jax.custom_batching.custom_vmap(functools.partial(_update_ends, axis=axis))
+
+    @update.def_vmap
+    def _batched(axis_size, in_batched, y, lo, hi):
+        y, lo, hi = (
+            v if batched else jnp.broadcast_to(v, (axis_size, *v.shape))
+            for v, batched in zip((y, lo, hi), in_batched)
+        )
+        return _update_ends(y, lo, hi, axis + 1 if axis >= 0 else axis), True
+
+    return update
 
 
 @_assemble.defjvp
