@@ -268,6 +268,7 @@ def _pass_impl(c, *, axis: int, table: _Table):
 
 
 def concatenated(pieces: list, axis: int):
+    """``pieces`` (``pass_pieces``'s) as one array along ``axis``."""
     return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis)
 
 

@@ -25,7 +25,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir, xla
 
 from jaxpad._sampling import _tables
-from jaxpad._sampling._pass import _Table, pass_order
+from jaxpad._sampling._pass import _Table, concatenated, pass_order
 
 
 @dataclasses.dataclass(frozen=True)
@@ -209,12 +209,8 @@ def _lowered(x, cval, *, plan, onnx=None):
     (axis, table), rest = plan[0], plan[1:]
     pieces = _tables.pieces(x, axis, table, cval)
     if rest and not _fuses(rest[0][1], x.shape[rest[0][0]], after=table):
-        pieces = [_concatenated(pieces, axis)]
-    return _concatenated([_lowered(piece, cval, plan=rest) for piece in pieces], axis)
-
-
-def _concatenated(pieces: list, axis: int):
-    return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis)
+        pieces = [concatenated(pieces, axis)]
+    return concatenated([_lowered(piece, cval, plan=rest) for piece in pieces], axis)
 
 
 resize_p = Primitive("jaxpad_resize")
