@@ -173,6 +173,7 @@ def _transposed(table: _tables.Table, n_in: int) -> _tables.Table:
     transpose builds it (``_pass._Table.transposed``)."""
     present = None if table.present.all() else table.present
     t = _Table(table.idx, table.w, present).transposed(n_in)
+    assert t.present is not None  # a transposed table marks its padding
     return _tables.Table(t.idx, t.w, t.present)
 
 
