@@ -2,7 +2,7 @@
 against ``torch.nn.functional.interpolate``, on the CPU.
 
     python -m benchmarks.resize [--rounds 7] [--quick] [--pinned] [--threads N]
-                                [--only jax|torch]
+                                [--only jax|torch] [--rules]
 
 Two tables, each row's candidates interleaved in one process
 (``benchmarks/_timing.py``), medians of the rounds:
@@ -27,6 +27,11 @@ Two tables, each row's candidates interleaved in one process
 Each forward also times ``write``: a jitted broadcast of a scalar to the output's shape,
 which writes the output once and computes nothing, the memory floor of any resize
 there (with the default allocator, mostly the page faults of a fresh output).
+
+``--rules`` times instead what decided the resize plan's two rules
+(``jaxpad/_sampling``): the forwards of bilinear and bicubic x2 and the antialiased
+halvings, as planned, with the passes in the reverse order (``pass_order``), and
+with no passes fused (``_FUSED_TAPS``), each over torch's time.
 
 Each row first checks that the candidates agree (float32, 1e-4 of the range), so a
 table never times two different computations. ``--quick`` runs two rows of each table
@@ -171,6 +176,57 @@ def run_torch_case(name, shape, size, mode, antialias, rounds, torch):
     return {"case": name, "ref": "torch", "forward_ms": _ms(f), "backward_ms": _ms(b)}
 
 
+def run_rules(rounds, torch):
+    """The plan's rules against their alternatives (``--rules``): the forward as
+    planned, with the passes reversed, and unfused, each compiled ahead of time with
+    the rule changed, over torch's time."""
+    import jaxpad.nn
+    from jaxpad._sampling import _resize
+
+    print("| case | as planned | passes reversed | unfused |")
+    print("|---|---|---|---|")
+    planned_resize = _resize.resize
+
+    def reversed_resize(x, plan, cval, onnx=None):
+        return planned_resize(x, tuple(reversed(plan)), cval, onnx)
+
+    for name, shape, size, mode, antialias in TORCH_CASES[1:5]:
+        x = jnp.asarray(np.random.default_rng(0).standard_normal(shape, np.float32))
+        options = {"antialias": True} if antialias else {}
+
+        def compiled(size=size, mode=mode, options=options):
+            # a new function each time: JAX reuses a function's trace
+            def forward(x):
+                return jaxpad.nn.interpolate(x, size=size, mode=mode, **options)
+
+            return jax.jit(forward).lower(x).compile()
+
+        candidates = {"planned": compiled()}
+        _resize.resize = reversed_resize
+        try:
+            candidates["reversed"] = compiled()
+        finally:
+            _resize.resize = planned_resize
+        fused, _resize._FUSED_TAPS = _resize._FUSED_TAPS, 0
+        try:
+            candidates["unfused"] = compiled()
+        finally:
+            _resize._FUSED_TAPS = fused
+        args = {key: (x,) for key in candidates}
+        if torch is not None:
+            tx = torch.from_numpy(np.asarray(x).copy())
+            candidates["torch"] = _Torch(
+                lambda: torch.nn.functional.interpolate(tx, size=size, mode=mode, **options)
+            )
+            args["torch"] = ()
+        t = interleaved_medians(candidates, args, rounds=rounds, calls=2)
+        base = t.get("torch", t["planned"])
+        cells = " | ".join(
+            f"{t[k] * 1e3:.1f} ({t[k] / base:.2f}x)" for k in ("planned", "reversed", "unfused")
+        )
+        print(f"| {name} | {cells} |", flush=True)
+
+
 def _output_write(shape):
     """The forward's floor: the output written once, nothing computed."""
     return jax.jit(lambda s: jnp.broadcast_to(s, shape))
@@ -212,6 +268,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="two rows of each table, 3 rounds")
     parser.add_argument("--threads", type=int, default=2, help="torch's intra-op threads")
     parser.add_argument("--only", choices=("jax", "torch"), help="one table only")
+    parser.add_argument("--rules", action="store_true", help="the plan's rules, not the tables")
     args = parse_args_allocator(parser)
     rounds = 3 if args.quick else args.rounds
     try:
@@ -225,6 +282,11 @@ def main():
         f"{args.threads} threads; allocator {allocator()}; {load()}"
     )
     print("# ms (wall clock) per call, medians of interleaved rounds; (ratio to the reference)")
+    if args.rules:
+        print("\n## the resize plan's rules: jaxpad.nn.interpolate's forward (NCHW, float32)\n")
+        run_rules(rounds, torch)
+        print(f"\n# {load()}")
+        return
     if args.only in (None, "jax"):
         print("\n## jaxpad.image.resize against jax.image.resize (NHWC, float32)\n")
         _header("jax", "grad")

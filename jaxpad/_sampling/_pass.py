@@ -51,7 +51,8 @@ _MAX_PHASES = 8
 # against 9.5 for the same pass along the next axis (2.3-3.1x). Ordered so, torch's
 # bilinear x2 ran at 1.62 -> 1.22x torch's time and bicubic 0.70 -> 0.52x; the
 # antialiased halvings, minor axis last, 0.61x (0.75x first)
-# (``benchmarks/resize.py``, 2026-12-07).
+# (``benchmarks/resize.py``, ``--rules`` on both ISAs: reversed 1.2-1.4x slower,
+# 2026-12-07).
 _MINOR_AXIS_COST = 2.5
 # Orders tried up to this many resampled axes (24 orders); past it, shrinking first.
 _MAX_ORDERED_AXES = 4

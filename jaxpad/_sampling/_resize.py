@@ -193,7 +193,8 @@ def _batch(args, dims, *, plan, onnx):
 # the halvings of (8, 64, 256, 256) NCHW, torch's time: antialiased bilinear (4 x 4
 # taps) 0.57-0.59 -> 0.45-0.51x, area (2 x 2) level at 0.24x; antialiased bicubic (8 x
 # 8) 0.57 -> 0.65-0.67x, and the enlargings slower (bilinear x2 1.25 -> 1.66x)
-# (``benchmarks/resize.py``, 2026-12-07).
+# (``benchmarks/resize.py``, ``--rules`` on both ISAs: the bilinear halving unfused
+# 1.4-1.5x slower, 2026-12-07).
 _FUSED_TAPS = 16
 
 
