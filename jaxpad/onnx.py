@@ -209,6 +209,16 @@ def _native_pad_mode(ctx, eqn) -> str | None:
     return None
 
 
+def _output_name(ctx, out_spec, hint: str) -> str:
+    """The name of a node's output: the converter's own for the jaxpr's variable, unless
+    another node already produces that value (then a fresh one)."""
+    name = getattr(out_spec, "name", None) or ctx.fresh_name(hint)
+    producer = getattr(out_spec, "producer", None)
+    if callable(producer) and producer() is not None:
+        name = ctx.fresh_name(hint)
+    return name
+
+
 def _emit_pad(ctx, eqn, pads_begin, pads_end, mode) -> None:
     """One ONNX ``Pad`` node for ``eqn`` (operands: the array, then the pad value)."""
     x_var, value_var = eqn.invars
@@ -224,10 +234,7 @@ def _emit_pad(ctx, eqn, pads_begin, pads_end, mode) -> None:
     inputs = [x, pads_value]
     if mode == "constant":
         inputs.append(ctx.get_value_for_var(value_var, name_hint=ctx.fresh_name("jaxpad_value")))
-    name = getattr(out_spec, "name", None) or ctx.fresh_name("jaxpad_pad_out")
-    producer = getattr(out_spec, "producer", None)
-    if callable(producer) and producer() is not None:
-        name = ctx.fresh_name("jaxpad_pad_out")
+    name = _output_name(ctx, out_spec, "jaxpad_pad_out")
     result = ctx.builder.Pad(*inputs, mode=mode, _outputs=[name])
     # The output's type and shape as the converter declared them (symbolic sizes
     # included), not recomputed from the avals.
@@ -384,12 +391,10 @@ class _GridSamplePlugin(PrimitiveLeafPlugin):
         to_last = (0, *range(2, rank), 1)
         if params["channels_last"]:
             x = _onnx_transpose(ctx, x, to_first, x_var.aval.shape, "grid_sample_nchw")
-        name = ctx.fresh_name("grid_sample_out")
-        if not params["channels_last"]:
-            name = getattr(out_spec, "name", None) or name
-            producer = getattr(out_spec, "producer", None)
-            if callable(producer) and producer() is not None:
-                name = ctx.fresh_name("grid_sample_out")
+        if params["channels_last"]:  # the output is the transpose's, below
+            name = ctx.fresh_name("grid_sample_out")
+        else:
+            name = _output_name(ctx, out_spec, "grid_sample_out")
         result = ctx.builder.GridSample(
             x,
             grid,
@@ -503,10 +508,7 @@ class _ResizePlugin(PrimitiveLeafPlugin):
             _stamp_type_and_shape(value, (empty if array is None else array).shape)
             _ensure_value_metadata(ctx, value)
             inputs.append(value)
-        name = getattr(out_spec, "name", None) or ctx.fresh_name("resize_out")
-        producer = getattr(out_spec, "producer", None)
-        if callable(producer) and producer() is not None:
-            name = ctx.fresh_name("resize_out")
+        name = _output_name(ctx, out_spec, "resize_out")
         result = ctx.builder.Resize(*inputs, _outputs=[name], **attributes)
         if getattr(out_spec, "type", None) is not None:
             result.type = out_spec.type

@@ -31,6 +31,7 @@ from onnx import helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 import jaxpad.onnx  # noqa: E402,F401  (registers the converters)
+from tests.test_resize_onnx import _ONNX_DEFAULTS  # noqa: E402
 
 resize = jaxpad.image.resize
 interpolate = jaxpad.nn.interpolate
@@ -235,17 +236,6 @@ def test_resize_exports_as_one_resize_node(full_run):
                     np.testing.assert_allclose(got, want, 0, tol, err_msg=f"{name} {runner}")
     finally:
         logger.setLevel(level)
-
-
-_ONNX_DEFAULTS = {
-    "antialias": 0,
-    "coordinate_transformation_mode": "half_pixel",
-    "cubic_coeff_a": -0.75,
-    "exclude_outside": 0,
-    "extrapolation_value": 0.0,
-    "mode": "nearest",
-    "nearest_mode": "round_prefer_floor",
-}
 
 
 def test_older_opsets_keep_the_passes():
