@@ -341,6 +341,20 @@ def test_two_small_shrinking_passes_fuse():
     assert temporaries(mode="bicubic", antialias=True) >= intermediate
 
 
+def test_the_last_pass_along_the_minor_axis_writes_the_output_once():
+    """The last pass's pieces along the minor axis are placed by a select, not
+    concatenated: XLA:CPU left that concatenation unfused at this size, so the pass's
+    interior was written out and copied into the output (a third temporary beside the
+    intermediate; the antialiased bicubic halving of (8, 64, 256, 256) 51-52 -> 42 ms)."""
+    x = jax.ShapeDtypeStruct((1, 8, 256, 256), np.float32)
+    f = jax.jit(
+        lambda x: jaxpad.nn.interpolate(x, scale_factor=0.5, mode="bicubic", antialias=True)
+    )
+    temp = f.lower(x).compile().memory_analysis().temp_size_in_bytes
+    intermediate = 8 * 128 * 256 * 4
+    assert temp <= intermediate, temp / intermediate
+
+
 def test_the_transpose_is_a_resize_of_the_transposed_tables():
     """The image's transpose is one ``jaxpad_resize`` (lowered as a forward is, its
     shrinking passes fused) where the constant is read nowhere; where it is, the passes'

@@ -268,9 +268,27 @@ def _pass_impl(c, *, axis: int, table: _Table):
     return concatenated(pass_pieces(c, axis, table), axis)
 
 
-def concatenated(pieces: list, axis: int):
-    """``pieces`` (``pass_pieces``'s) as one array along ``axis``."""
-    return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis)
+def concatenated(pieces: list, axis: int, placed: bool = False):
+    """``pieces`` (``pass_pieces``'s) as one array along ``axis``; ``placed``: each
+    piece padded to the whole axis and chosen by a select on the position."""
+    if len(pieces) == 1:
+        return pieces[0]
+    if not placed:
+        return jnp.concatenate(pieces, axis)
+    sizes = [p.shape[axis] for p in pieces]
+    total = sum(sizes)
+    shape = list(pieces[0].shape)
+    shape[axis] = total
+    position = lax.broadcasted_iota(np.int32, shape, axis)
+    zero = jnp.zeros((), pieces[0].dtype)
+    ends = np.cumsum(sizes)
+    out = None
+    for k in range(len(pieces) - 1, -1, -1):
+        widths = [(0, 0, 0)] * len(shape)
+        widths[axis] = (int(ends[k] - sizes[k]), int(total - ends[k]), 0)
+        placed = lax.pad(pieces[k], zero, widths)
+        out = placed if out is None else jnp.where(position < ends[k], placed, out)
+    return out
 
 
 def pass_pieces(c, axis: int, table: _Table) -> list:

@@ -212,7 +212,15 @@ def _lowered(x, cval, *, plan, onnx=None):
     pieces = _tables.pieces(x, axis, table, cval)
     if rest and not _fuses(rest[0][1], x.shape[rest[0][0]], after=table):
         pieces = [concatenated(pieces, axis)]
-    return concatenated([_lowered(piece, cval, plan=rest) for piece in pieces], axis)
+    # The last pass's pieces along the minor axis are placed by a select: XLA:CPU left
+    # their concatenation unfused at large sizes (the interior written out, then copied
+    # into the output). The antialiased bicubic halving of (8, 64, 256, 256) 51-52 ->
+    # 42 ms; everywhere else the select measured level, and slower before a further
+    # pass (bilinear x2, whose minor pass is first, 72 -> 97 ms, 97-101 with an
+    # optimization barrier before the next pass) or along other axes (image.resize
+    # 50 -> 122-129 ms) (benchmarks/resize.py and interleaved runs, 2026-12-07).
+    placed = not rest and axis == x.ndim - 1
+    return concatenated([_lowered(piece, cval, plan=rest) for piece in pieces], axis, placed)
 
 
 resize_p = Primitive("jaxpad_resize")
