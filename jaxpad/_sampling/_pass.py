@@ -286,8 +286,8 @@ def concatenated(pieces: list, axis: int, placed: bool = False):
     for k in range(len(pieces) - 1, -1, -1):
         widths = [(0, 0, 0)] * len(shape)
         widths[axis] = (int(ends[k] - sizes[k]), int(total - ends[k]), 0)
-        placed = lax.pad(pieces[k], zero, widths)
-        out = placed if out is None else jnp.where(position < ends[k], placed, out)
+        spread = lax.pad(pieces[k], zero, widths)
+        out = spread if out is None else jnp.where(position < ends[k], spread, out)
     return out
 
 
