@@ -133,28 +133,14 @@ def _toeplitz(h):
     return jnp.where(d >= 0, h[..., np.clip(d, 0, length - 1)], 0)
 
 
-def engine(
-    bs,
-    as_,
-    x,
-    w,
-    z0,
-    outputs_all: bool,
-    chunked: bool = True,
-    guard: bool = False,
-    banded: tuple = (),
-):
+def engine(bs, as_, x, w, z0, outputs_all: bool, chunked: bool = True, guard: bool = False):
     """The cascade's outputs (Q, N, T) and final state (n, N, K), undifferentiated.
 
-    ``bs`` (n, K+1), ``as_`` (n, K) (``a[1:] / a[0]``), ``x`` (N, T), ``w`` (n, N, T)
-    or None, ``z0`` (n, N, K); ``chunked=False`` runs sample by sample.
-
-    ``banded``: forcings given as filters of signals, ``((v, ((s, g), ...)), ...)``:
-    section ``s``'s forcing gains ``sum_j g[j] v[t - j]`` (``g`` of ``K + 1`` taps, ``v``
-    (N, T), zero before the start). The chunked run folds each ``g`` into the chunk's
-    matrices (``_banded``), so the forcing is never written out, and where ``g`` is a
-    tangent the transpose forms its every lag from one product of ``v``'s chunks with
-    the cotangent's (a Gram matrix): no shifted copy of ``v`` is kept.
+    ``bs`` (n, K+1), ``as_`` (n, K) (``a[1:] / a[0]``), ``x`` (N, T), ``z0`` (n, N, K);
+    ``chunked=False`` runs sample by sample. ``w`` (n, N, T), a forcing added to each
+    section's output equation, or None: given one, the cascade runs sample by sample
+    (the coefficient tangents of signals too short to chunk; on chunked signals
+    ``_coefficient_tangent`` folds the forcings into the chunk's matrices).
 
     ``guard`` (the primal runs, not the tangents': its masks are not linear) keeps a
     non-finite sample of ``x`` from reaching the outputs before it, as the chunk's
@@ -168,63 +154,26 @@ def engine(
     n, k = as_.shape
     big_n, t = x.shape
     s = n * k
-    length = chunk_length(t, k) if chunked else 0
+    length = chunk_length(t, k) if chunked and w is None else 0
     full = t // length if length else 0
-    if guard and full >= 2 and w is None:
+    if guard and full >= 2:
         return _guarded(outputs_all, chunked)(bs, as_, x, z0)
-    if banded and full < 2:
-        w, banded = _forcing(w, banded, n, 0), ()
     ys = []
     z = jnp.moveaxis(z0, 2, 1)  # (n, K, N)
     if full >= 2:
         head = full * length
-        h, r, o, f = _probes(bs, as_, length, outputs_all, w is not None or bool(banded))
-        inputs = [x] if w is None else [x, *w]
-        chunks = [v[:, :head].reshape(big_n, full, length) for v in inputs]
-        e = sum(c @ r[i].T for i, c in enumerate(chunks))  # (N, full, S)
-        bands = [(v[:, :head].reshape(big_n, full, length), terms) for v, terms in banded]
-        if bands:
-            # each chunk's K samples before it (zeros before the first), one small array
-            before = jnp.concatenate(
-                [jnp.pad(c[:, :-1, length - k :], ((0, 0), (1, 0), (0, 0))) for c, _ in bands],
-                axis=-1,
-            )
-            heads = [_banded(lambda p: r[p].T, terms, k) for _, terms in bands]
-            e = e + _flat_product(before, jnp.concatenate([m[:k] for m in heads]))
-            e = e + sum(_flat_product(c, m[k:]) for (c, _), m in zip(bands, heads))
-
-        def chunk_step(sc, ec):
-            return sc @ f.T + ec, sc
-
-        z_flat, starts = lax.scan(chunk_step, z.reshape(s, big_n).T, jnp.moveaxis(e, 1, 0))
-        starts = jnp.moveaxis(starts, 0, 1)  # (N, full, S)
+        h, r, o, f = _probes(bs, as_, length, outputs_all, False)
+        chunks = x[:, :head].reshape(big_n, full, length)
+        z_flat, starts = lax.scan(
+            lambda sc, ec: (sc @ f.T + ec, sc),
+            z.reshape(s, big_n).T,
+            jnp.moveaxis(chunks @ r[0].T, 1, 0),  # each chunk's end state from zero
+        )
+        stacked = jnp.concatenate([chunks, jnp.moveaxis(starts, 0, 1)], axis=-1)
         outs = []
-        if len(chunks) == 1 and not bands:
-            stacked = jnp.concatenate([chunks[0], starts], axis=-1)
         for q in range(o.shape[0]):
-            if bands:
-                mats = [_banded(lambda p: _toeplitz(h[p, q]), terms, k) for _, terms in bands]
-                # ``before`` is the primal signals', ``starts`` the tangent's: apart
-                out = starts @ o[q].T
-                out = out + _flat_product(before, jnp.concatenate([m[:k] for m in mats]))
-                for i, c in enumerate(chunks):
-                    out = out + c @ _toeplitz(h[i, q])
-                for (c, _), m in zip(bands, mats):
-                    out = out + _flat_product(c, m[k:])
-            elif len(chunks) == 1:
-                m = jnp.concatenate([_toeplitz(h[0, q]), o[q].T])
-                out = stacked @ m
-            else:
-                # a forced run: one product per input, summed. Its inputs (x and each
-                # section's forcing) concatenated into one matrix were written out
-                # first (86 MB at (64, 2^16) float32, 4 sections): the VJP in sos took
-                # 312 ms so, 273-294 summed, its JVP 182 -> 130-133. One input and
-                # the states stay one product: two products summed took the forward
-                # from 25 to 34 ms.
-                out = starts @ o[q].T
-                for i, c in enumerate(chunks):
-                    out = out + c @ _toeplitz(h[i, q])
-            outs.append(out.reshape(big_n, head))
+            m = jnp.concatenate([_toeplitz(h[0, q]), o[q].T])
+            outs.append((stacked @ m).reshape(big_n, head))
         ys.append(jnp.stack(outs))
         z = z_flat.T.reshape(n, k, big_n)
         rest = slice(head, None)
@@ -232,12 +181,6 @@ def engine(
         rest = slice(0, None)
     xt = x[:, rest]
     if xt.shape[1]:
-        if banded:
-            # the samples past the last chunk: the forcing from the K samples before on
-            window = [(v[:, rest.start - k :], terms) for v, terms in banded]
-            wr = None if w is None else w[:, :, rest]
-            w = _forcing(wr, window, n, k)
-            rest = slice(0, None)
         wt = None if w is None else jnp.moveaxis(w[:, :, rest], 2, 0)
         z, yt = _run(bs, as_, z, xt.T, wt, outputs_all)
         ys.append(jnp.moveaxis(yt, 0, -1))
@@ -336,18 +279,18 @@ def _banded(matrix, terms, k):
     return total
 
 
-def _forcing(w, banded, n, skip):
-    """The forcing (n, N, T - skip) that ``banded`` describes, plus ``w``: written
-    out, for the runs too short to chunk and the samples past the last chunk (whose
-    signals carry ``skip`` samples before them)."""
-    v0 = banded[0][0]
-    shape = (n, v0.shape[0], v0.shape[1] - skip)
-    out = [None] * n if w is None else list(w)
-    for v, terms in banded:
+def _forcing(bands, n, skip):
+    """The forcings (n, N, T - skip) that ``bands`` (``_bands``) describe, written out:
+    for the runs too short to chunk and the samples past the last chunk (whose signals
+    carry ``skip`` samples before them)."""
+    v0 = bands[0][0]
+    out: list = [None] * n
+    for v, terms in bands:
         for s, g in terms:
             part = _correlate(g, v)[:, skip:]
             out[s - 1] = part if out[s - 1] is None else out[s - 1] + part
-    return jnp.stack([jnp.zeros(shape[1:], v0.dtype) if o is None else o for o in out])
+    zero = jnp.zeros((v0.shape[0], v0.shape[1] - skip), v0.dtype)
+    return jnp.stack([zero if o is None else o for o in out])
 
 
 def _pending(db, da, u, y, k):
@@ -375,9 +318,11 @@ def _dense(primal, tangent):
 
 
 def _bands(dbs, das, signals):
-    """The forcings ``w_s = db_s * u_s - da_s * y_s`` as ``engine``'s ``banded``: signal
-    ``i`` (x, then each section's output) is section ``i``'s input and section ``i -
-    1``'s output, so it enters two forcings (the first and the last one)."""
+    """The forcings ``w_s = db_s * u_s - da_s * y_s`` as filters of the signals:
+    ``(signal, ((s + 1, g), ...))``, section ``s``'s forcing gaining ``sum_j g[j]
+    signal[t - j]``. Signal ``i`` (x, then each section's output) is section ``i``'s
+    input and section ``i - 1``'s output, so it enters two forcings (the first and the
+    last one)."""
     n = dbs.shape[0]
     bands = []
     for i, v in enumerate(signals):
@@ -456,52 +401,38 @@ def _coefficient_tangent(bs, as_, x, z0, dbs, das, dx, dz0, outputs_all, length)
         _, ys = _run(bs, as_, z, x[:, head:].T, None, True)  # (rest, n, N)
         rest = [x[:, head:], *jnp.moveaxis(ys, 0, 1).transpose(0, 2, 1)]
         window = [jnp.concatenate([a, b], axis=-1) for a, b in zip(window, rest)]
-        w_rest = _forcing(None, _bands(dbs, das, window), n, k)
+        w_rest = _forcing(_bands(dbs, das, window), n, k)
         dz, dy_rest = _run(bs, as_, dz, dx[:, head:].T, jnp.moveaxis(w_rest, 2, 0), outputs_all)
         dy = jnp.concatenate([dy, jnp.moveaxis(dy_rest, 0, -1)], axis=-1)
     pend = [_pending(dbs[i], das[i], window[i], window[i + 1], k) for i in range(n)]
     return dy, jnp.moveaxis(dz, 1, 2) + jnp.stack(pend)
 
 
-def _jvp(static, primals, tangents, forced):
+def _jvp(static, primals, tangents):
     """The cascade's JVP. Without coefficient tangents it is the cascade run on the
     tangents; with them, each section's forcing ``w_s = db_s * u_s - da_s * y_s`` joins
-    in (it needs every section's output), and the final state's tangent takes the
-    forcing the states still hold (``_pending``)."""
+    in: folded into the chunk's matrices on a chunked signal (``_coefficient_tangent``),
+    else written out and run sample by sample, with the forcing the states still hold
+    added to the final state's tangent (``_pending``). JAX differentiates the tangent's
+    own code for higher orders."""
     outputs_all, chunked, guard = static
-    bs, as_, x = primals[:3]
-    z0 = primals[-1]
-    w = primals[3] if forced else None
-    dbs, das, dx = tangents[:3]
-    dw = tangents[3] if forced else None
-    dz0 = _dense(z0, tangents[-1])
+    bs, as_, x, z0 = primals
+    dbs, das, dx, dz0 = tangents
+    dz0 = _dense(z0, dz0)
     dx = _dense(x, dx)
-    has_dw = forced and not _is_zero(dw)
-
-    def run(x, w, z0, all_out, guard=False):
-        if w is None:
-            return cascade(bs, as_, x, z0, all_out, chunked, guard)
-        return cascade_forced(bs, as_, x, w, z0, all_out, chunked)
-
-    primal_out = (x, w, z0, outputs_all, guard)
+    primal = cascade(bs, as_, x, z0, outputs_all, chunked, guard)
     if _is_zero(dbs) and _is_zero(das):
-        return run(*primal_out), run(dx, dw if has_dw else None, dz0, outputs_all)
+        return primal, cascade(bs, as_, dx, dz0, outputs_all, chunked, False)
     dbs, das = _dense(bs, dbs), _dense(as_, das)
     n, k = as_.shape
     length = chunk_length(x.shape[-1], k) if chunked else 0
-    if w is None and length and x.shape[-1] // length >= 2:
-        primal = run(x, None, z0, outputs_all, guard)
+    if length and x.shape[-1] // length >= 2:
         return primal, _coefficient_tangent(bs, as_, x, z0, dbs, das, dx, dz0, outputs_all, length)
-    y_all, zf = run(x, w, z0, True, guard)
-    pend = []
-    bands = _bands(dbs, das, [x, *y_all])
-    for s in range(n):
-        u = x if s == 0 else y_all[s - 1]
-        pend.append(_pending(dbs[s], das[s], u, y_all[s], k))
-    # the engine itself, not the custom_jvp: JAX differentiates it for higher orders
-    dy, dz = engine(
-        bs, as_, dx, dw if has_dw else None, dz0, outputs_all, chunked, banded=tuple(bands)
-    )
+    y_all, zf = cascade(bs, as_, x, z0, True, chunked, guard)
+    signals = [x, *y_all]
+    w = _forcing(_bands(dbs, das, signals), n, 0)
+    dy, dz = engine(bs, as_, dx, w, dz0, outputs_all, chunked)
+    pend = [_pending(dbs[s], das[s], signals[s], signals[s + 1], k) for s in range(n)]
     y = y_all if outputs_all else y_all[-1:]
     return (y, zf), (dy, dz + jnp.stack(pend))
 
@@ -512,19 +443,11 @@ def _cascade(bs, as_, x, z0, outputs_all=False, chunked=True, guard=True):
     return engine(bs, as_, x, None, z0, outputs_all, chunked, guard)
 
 
-def _cascade_forced(bs, as_, x, w, z0, outputs_all=False, chunked=True):
-    """``cascade`` with ``w`` (n, N, T) added to each section's output equation."""
-    return engine(bs, as_, x, w, z0, outputs_all, chunked)
-
-
 cascade: Callable[..., Any]
-cascade_forced: Callable[..., Any]
 if CUSTOM_JVP_SCANS_TRANSPOSE:
     cascade = jax.custom_jvp(_cascade, nondiff_argnums=(4, 5, 6))
-    cascade_forced = jax.custom_jvp(_cascade_forced, nondiff_argnums=(5, 6))
-    cascade.defjvp(lambda o, c, g, p, t: _jvp((o, c, g), p, t, False), symbolic_zeros=True)
-    cascade_forced.defjvp(lambda o, c, p, t: _jvp((o, c, False), p, t, True), symbolic_zeros=True)
+    cascade.defjvp(lambda o, c, g, p, t: _jvp((o, c, g), p, t), symbolic_zeros=True)
 else:
     # JAX before 0.10 cannot run reverse mode through the rule (jaxpad/_compat.py):
     # it differentiates the engine itself, whose tangent is the same linear map.
-    cascade, cascade_forced = _cascade, _cascade_forced
+    cascade = _cascade
