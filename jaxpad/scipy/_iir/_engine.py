@@ -378,16 +378,23 @@ def _coefficient_tangent(bs, as_, x, z0, dbs, das, dx, dz0, outputs_all, length)
         return on_inputs, jnp.concatenate([m[:k] for m in mats])
 
     e_in, e_before = folded(lambda p: r[p].T)
+    sections = range(n) if outputs_all else [n - 1]
+    # dx's chunks enter the outputs and the end states through one product, so that
+    # its transpose is one product too: two products, transposed and summed, took the
+    # VJP in sos and x from 38-40 to 44-47 ms at (64, 2^16) float32 (three interleaved
+    # runs of benchmarks/signal.py, 2026-12-07)
     dxc = dx[:, :head].reshape(big_n, full, length)
-    de = _flat_product(dxc, r[0].T) + _flat_product(stacked, e_in) + _flat_product(before, e_before)
+    px = _flat_product(dxc, jnp.concatenate([*(_toeplitz(h[0, q]) for q in sections), r[0].T], 1))
+    de = px[..., len(sections) * length :]
+    de = de + _flat_product(stacked, e_in) + _flat_product(before, e_before)
     dz_head, dstarts = lax.scan(
         chunk_step, jnp.moveaxis(dz0, 2, 1).reshape(s_n, big_n).T, jnp.moveaxis(de, 1, 0)
     )
-    dstacked = jnp.concatenate([dxc, jnp.moveaxis(dstarts, 0, 1)], axis=-1)
+    dstarts = jnp.moveaxis(dstarts, 0, 1)
     outs = []
-    for q in range(n) if outputs_all else [n - 1]:
+    for i, q in enumerate(sections):
         out_in, out_before = folded(lambda p: _toeplitz(h[p, q]))
-        out = dstacked @ jnp.concatenate([_toeplitz(h[0, q]), o[q].T])
+        out = px[..., i * length : (i + 1) * length] + _flat_product(dstarts, o[q].T)
         out = out + _flat_product(stacked, out_in) + _flat_product(before, out_before)
         outs.append(out.reshape(big_n, head))
     dy = jnp.stack(outs)
