@@ -100,6 +100,26 @@ def test_filtfilt_against_scipy(full_run):
             )
 
 
+def test_filtfilt_runs_whole_chunks():
+    """Each pass of a chunked filtfilt runs its extension continued to whole chunks
+    (the outputs past it dropped), so no run's head is sliced out and joined to a
+    sample-by-sample tail by a concatenation of the whole signal."""
+    b, a = ss.butter(4, 0.2)
+    sos = ss.butter(8, 0.1, output="sos")
+    x = jax.ShapeDtypeStruct((4, 8192), np.float32)
+    # the extended lengths: padlen 3 * 5 for (b, a), 3 * 9 for the four sections
+    runs = [
+        (lambda x: signal.filtfilt(b, a, x), 8192 + 30),
+        (lambda x: signal.sosfiltfilt(sos, x), 8192 + 54),
+    ]
+    for f, extended in runs:
+        hlo = jax.jit(f).lower(x).compile().as_text()
+        joins = [
+            line for line in hlo.splitlines() if f",{extended}]" in line and "concatenate(" in line
+        ]
+        assert not joins, joins
+
+
 def test_filtfilt_gust_against_scipy(full_run):
     rng = np.random.default_rng(12)
     # (shape, axis, order, irlen): irlen shorter than half the signal (the fit on the
