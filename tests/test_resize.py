@@ -307,10 +307,13 @@ def _resized_axes(fn, x):
 def test_passes_run_in_the_order_that_writes_least():
     """The minor axis's pass (its phases interleaved element by element) runs while the
     array is smallest: first when enlarging, last when shrinking; the other axes shrink
-    before they grow (``_pass.pass_order``)."""
+    before they grow (``_pass.pass_order``); a doubling with at most two taps runs the
+    minor axis last, its pieces placed in the output (``_resize.ordered``)."""
     nchw = np.zeros((1, 2, 8, 8), np.float32)
     up = jaxpad.nn.interpolate
-    assert _resized_axes(lambda x: up(x, scale_factor=2, mode="bilinear"), nchw) == [3, 2]
+    assert _resized_axes(lambda x: up(x, scale_factor=2, mode="bicubic"), nchw) == [3, 2]
+    assert _resized_axes(lambda x: up(x, size=(24, 24), mode="bilinear"), nchw) == [3, 2]
+    assert _resized_axes(lambda x: up(x, scale_factor=2, mode="bilinear"), nchw) == [2, 3]
     halving = {"scale_factor": 0.5, "mode": "bicubic", "antialias": True}
     assert _resized_axes(lambda x: up(x, **halving), nchw) == [2, 3]
     assert _resized_axes(lambda x: up(x, size=(4, 16), mode="bilinear"), nchw) == [2, 3]
