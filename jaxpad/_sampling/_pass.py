@@ -279,6 +279,8 @@ def concatenated(pieces: list, axis: int, placed: bool = False):
     total = sum(sizes)
     shape = list(pieces[0].shape)
     shape[axis] = total
+    # int32 positions: the tables hold an entry per output position in NumPy, so a
+    # pass's axis stays far below 2^31
     position = lax.broadcasted_iota(np.int32, shape, axis)
     zero = jnp.zeros((), pieces[0].dtype)
     ends = np.cumsum(sizes)

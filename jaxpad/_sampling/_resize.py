@@ -108,7 +108,7 @@ def ordered(tables: dict[int, _tables.Table], shape: tuple[int, ...]) -> tuple:
         # antialiased bilinear halving of (8, 64, 256, 256) NCHW at 0.53 -> 0.43x torch's
         # time (level for area and plain bilinear) (``benchmarks/resize.py``, 2026-12-07)
         order = [minor] + [a for a in order if a != minor]
-    elif _LAST_DOUBLING and minor in order and _doubles(tables[minor], shape[minor]):
+    elif minor in order and _doubles(tables[minor], shape[minor]):
         order = [a for a in order if a != minor] + [minor]
     return tuple((a, tables[a]) for a in order)
 
@@ -120,9 +120,6 @@ def ordered(tables: dict[int, _tables.Table], shape: tuple[int, ...]) -> tuple:
 # forward and backward 0.90-0.95x; nearest, trilinear, align_corners and small shapes
 # 0.90-1.04x (interleaved, 2026-12-07). Enlargings by other factors or with more taps
 # were mixed or slower so (x3 1.10-1.21x, bicubic x2 1.10-1.29x).
-_LAST_DOUBLING = True
-
-
 def _doubles(table: _tables.Table, n_in: int) -> bool:
     """Whether a pass of ``table`` doubles its axis with at most two taps."""
     n_out, taps = table.idx.shape
