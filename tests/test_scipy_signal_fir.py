@@ -15,7 +15,8 @@ from jax.test_util import check_grads
 
 from jaxpad.scipy import signal
 from jaxpad.scipy._fir._savgol import SAVGOL_MODES
-from jaxpad.scipy._fir._upfirdn import _Plan, _use_blocks, upfirdn_modes
+from jaxpad.scipy._fir._polyphase import Plan
+from jaxpad.scipy._fir._upfirdn import _use_blocks, upfirdn_modes
 from tests.compat import enable_x64
 from tests.rotation import rotation, share
 
@@ -285,7 +286,7 @@ def test_block_form(full_run):
     rng = np.random.default_rng(8)
     h = rng.standard_normal(60)  # 20 taps per phase at up = 3
     n = 11000  # 16500 outputs a row: past the block form's minimum
-    assert _use_blocks(_Plan(n, 60, 3, 2), np.dtype(np.float64), 1, 3 * n // 2)
+    assert _use_blocks(Plan(n, 60, 3, 2), np.dtype(np.float64), 1, 3 * n // 2)
     x = rng.standard_normal((2, n))
     f = jax.jit(lambda h, x, c: signal.upfirdn(h, x, 3, 2, mode="constant", cval=c))
     _close(f(h, x, 0.4), ss.upfirdn(h, x, 3, 2, cval=0.4))

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from jaxpad.scipy import signal
-from jaxpad.scipy._fir._upfirdn import _Plan, upfirdn_modes
+from jaxpad.scipy._fir._polyphase import Plan
+from jaxpad.scipy._fir._upfirdn import upfirdn_modes
 from tests.compat import enable_x64
 
 ss = pytest.importorskip("scipy.signal")
@@ -192,7 +193,7 @@ def test_sg_filter_valid_window_length_3d():
 
 
 def _output_len(len_h, len_x, up, down):
-    return _Plan(len_x, len_h, up, down).out_len
+    return Plan(len_x, len_h, up, down).out_len
 
 
 def _upfirdn_naive(x, h, up=1, down=1):

@@ -9,6 +9,8 @@ Taylor terms of ``jax.experimental.jet``) are the primitive bound with the ``tan
 rules (a form whose products are the padded convolution's); reverse mode applies
 ``a_transpose(ct, b)`` and ``b_transpose(a, ct)``, each an exact and fast gradient,
 which may look at ``ct`` (whether it is finite) as a transpose derived by JAX may not.
+``upfirdn``'s polyphase filter is one too (``jaxpad/scipy/_fir/_polyphase.py``: its
+transposes the adjoint filter and a Gram matrix).
 
 A primitive rather than a ``custom_jvp``: ``jet`` runs a ``custom_jvp``'s function
 with its own trace removed, so every operation in it raises ``UnexpectedTracerError``

@@ -1,30 +1,24 @@
 """``upfirdn`` and ``resample_poly``: upsample, FIR filter and downsample, with the
-signal's ends as ``jaxpad.pad`` modes and the filter in polyphase form.
+signal's ends as ``jaxpad.pad`` modes and the filter in polyphase form
+(``_polyphase.py``).
 
-Output ``n`` of ``upfirdn`` is ``sum_j h[t + j * up] * e[b + n * down // up - j]``, where
-``t = n * down % up`` is its phase and ``e`` the signal extended by scipy's mode. The
-output phases repeat with period ``P = up / g`` (``g = gcd(up, down)``): phase ``r``'s
-outputs ``n = r + P m`` read ``e`` at the stride ``D = down / g``, so each phase is a
-correlation of ``ceil(len(h) / up)`` taps with ``e`` read at that stride, and the
-phases are interleaved into the output by a reshape. No zero-stuffed signal is built,
-every output multiplies exactly the taps scipy multiplies (the zeros past ``len(h)``
-included, so an inf meets them as in scipy: nan), and ``h`` may be traced: a filter is
-learnable, its gradient JAX's transpose of the multiply-adds.
+No zero-stuffed signal is built, every output multiplies exactly the taps scipy
+multiplies (the zeros past ``len(h)`` included, so an inf meets them as in scipy: nan),
+and ``h`` may be traced: a filter is learnable.
 
-Two layouts, chosen from the static shape: with the filtered axis last, each tap is a
-strided slice of ``e``, fused with the interleave into one loop over the output (its
-derivatives are those of the same taps read from ``e``'s columns made contiguous,
-whose transpose is slices rather than interior pads); with samples after the axis
-(``T`` elements per sample, as ``axis=0`` of a 2-D array), the taps are slices of ``e``
-reshaped to ``(Q, D, T)`` and every multiply-add runs along ``T``, vectorised
-(docs/signal.md has the speeds of both). With the filtered axis last and long phases,
-the block form (``_polyphase_blocks``): blocks of ``e`` as channels through one
-``lax.conv`` with a block-Toeplitz kernel, where ``e`` is finite.
+Two layouts, chosen from the static shape: with the filtered axis last, the
+``jaxpad_conv_bilinear`` of ``_polyphase.polyphase`` (each tap a strided slice, its
+transposes the adjoint filter and a Gram matrix; in ``constant`` mode with a zero
+``cval`` the signal itself is its operand, the zeros never written out); with samples
+after the axis (``T`` elements per sample, as ``axis=0`` of a 2-D array), the taps are
+slices of ``e`` reshaped to ``(Q, D, T)`` and every multiply-add runs along ``T``,
+vectorised (docs/signal.md has the speeds of both). With the filtered axis last and
+long phases, the block form (``_polyphase_blocks``): blocks of ``e`` as channels
+through one ``lax.conv`` with a block-Toeplitz kernel, where ``e`` is finite.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import numbers
@@ -40,6 +34,7 @@ from jaxpad import _index_maps
 from jaxpad._pad import pad as _jaxpad_pad
 from jaxpad.scipy._args import _axis, _cval, _describe, _input, _unused_cval
 from jaxpad.scipy._fir._design import firwin_lowpass
+from jaxpad.scipy._fir._polyphase import Plan, block_table, polyphase, polyphase_form
 
 _PREFIX = "jaxpad.scipy.signal."
 
@@ -88,59 +83,7 @@ def _jaxpad_mode(mode: str) -> str:
     return _MODES.get(mode) or _PENDING[mode]
 
 
-@dataclasses.dataclass(frozen=True)
-class _Plan:
-    """The static polyphase plan of one upfirdn along an axis of ``n`` samples."""
-
-    n: int
-    taps: int  # len(h)
-    up: int
-    down: int
-
-    @property
-    def out_len(self) -> int:
-        return ((self.n - 1) * self.up + self.taps - 1) // self.down + 1
-
-    @property
-    def per_phase(self) -> int:
-        return -(-self.taps // self.up)
-
-    @property
-    def phases(self) -> int:
-        return self.up // math.gcd(self.up, self.down)
-
-    @property
-    def stride(self) -> int:
-        return self.down // math.gcd(self.up, self.down)
-
-    @property
-    def blocks(self) -> int:
-        """Output samples per phase (the last block may run past out_len)."""
-        return -(-self.out_len // self.phases)
-
-    def entries(self):
-        """Per phase r, its taps: (column s, row offset q, index of h), reading e at
-        ``D (m + q) + s`` for the phase's output m."""
-        left = self.per_phase - 1
-        out = []
-        for r in range(self.phases):
-            base, t = divmod(r * self.down, self.up)
-            row = []
-            for j in range(self.per_phase):
-                q, s = divmod(left + base - j, self.stride)
-                row.append((s, q, t + j * self.up))
-            out.append(row)
-        return out
-
-    @property
-    def rows(self) -> int:
-        """Rows of the extended signal reshaped to (rows, D)."""
-        left = self.per_phase - 1
-        last_base = ((self.phases - 1) * self.down) // self.up
-        return self.blocks + (left + last_base) // self.stride
-
-
-def _extend(x: jax.Array, plan: _Plan, mode: str, cval) -> jax.Array:
+def _extend(x: jax.Array, plan: Plan, mode: str, cval) -> jax.Array:
     """x (..., n, T) extended to (..., rows * D, T): ``per_phase - 1`` samples of the
     mode before, as many after as scipy reads (at most ``per_phase - 1``), then zeros,
     which only the outputs past out_len read."""
@@ -164,103 +107,6 @@ def _extend(x: jax.Array, plan: _Plan, mode: str, cval) -> jax.Array:
     return x
 
 
-def _polyphase_form(e: jax.Array, taps: jax.Array, plan: _Plan, strided: bool) -> jax.Array:
-    """The outputs of the extended signal e (A, rows * D, T) with the zero-padded
-    taps (per_phase * up,): (A, out_len, T). ``strided`` (T == 1 only): each tap a
-    slice of e at the stride D; otherwise slices of e reshaped to (A, D, rows) (T == 1,
-    the columns made contiguous by a transpose) or (A, rows, D, T)."""
-    a, _, t = e.shape
-    d, p, m = plan.stride, plan.phases, plan.blocks
-    minor = t == 1
-    if minor and strided:
-        flat = e.reshape(a, -1)
-    elif minor:
-        cols = jnp.swapaxes(e.reshape(a, plan.rows, d), 1, 2)
-    else:
-        cols = e.reshape(a, plan.rows, d, t)
-    outs: list[jax.Array] = []
-    for row in plan.entries():
-        acc: jax.Array | None = None
-        for s, q, k in row:
-            if minor and strided:
-                start = d * q + s
-                v = lax.slice(flat, (0, start), (a, start + d * (m - 1) + 1), (1, d))
-            elif minor:
-                v = lax.slice(cols, (0, s, q), (a, s + 1, q + m)).reshape(a, m)
-            else:
-                v = lax.slice(cols, (0, q, s, 0), (a, q + m, s + 1, t)).reshape(a, m, t)
-            term = taps[k] * v
-            acc = term if acc is None else acc + term
-        assert acc is not None
-        outs.append(acc)
-    if minor:
-        y = outs[0][..., None] if p == 1 else jnp.stack(outs, -1)  # (A, M, P)
-        y = y.reshape(a, m * p)
-        return lax.slice_in_dim(y, 0, plan.out_len, axis=1)[..., None]
-    y = outs[0][:, :, None] if p == 1 else jnp.stack(outs, 2)  # (A, M, P, T)
-    y = y.reshape(a, m * p, t)
-    return lax.slice_in_dim(y, 0, plan.out_len, axis=1)
-
-
-def _polyphase_conv(e: jax.Array, taps: jax.Array, plan: _Plan) -> jax.Array:
-    """_polyphase_form for T == 1 as one ``lax.conv``: e's (rows, D) view as D input
-    channels, the phases as output channels. Used for the filter's tangent: the
-    transpose of a conv in its kernel is one conv of the signal with the cotangent,
-    where the multiply-adds' transpose is one reduction over the whole signal per tap
-    (upfirdn of 32 taps, up 3, down 2, on float32 (64, 2^16): the filter's VJP took
-    1.9x as long so). As the forward, the conv took 1.3x the strided taps' time."""
-    a = e.shape[0]
-    d, p, m = plan.stride, plan.phases, plan.blocks
-    entries = plan.entries()
-    qmin = min(q for row in entries for _, q, _ in row)
-    qmax = max(q for row in entries for _, q, _ in row)
-    width = qmax - qmin + 1
-    index = np.full((width, d, p), taps.shape[0])
-    for r, row in enumerate(entries):
-        for s, q, k in row:
-            index[q - qmin, s, r] = k
-    kernel = jnp.concatenate([taps, jnp.zeros(1, taps.dtype)])[index]
-    cols = e.reshape(a, plan.rows, d)[:, qmin : qmin + m + width - 1]
-    y = lax.conv_general_dilated(
-        cols, kernel, (1,), "VALID", dimension_numbers=("NWC", "WIO", "NWC"),
-        precision=lax.Precision.HIGHEST,
-    )  # fmt: skip
-    y = y.reshape(a, m * p)
-    return lax.slice_in_dim(y, 0, plan.out_len, axis=1)[..., None]
-
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
-def _polyphase_minor(e: jax.Array, taps: jax.Array, plan: _Plan) -> jax.Array:
-    """The filtered axis last: the strided form, which XLA:CPU fuses with the interleave
-    of the phases into one loop over the output (the columns made contiguous first
-    took 1.4x as long). Its derivatives are the column form's, whose transpose in e is
-    slices of the cotangent where the strided form's is a sum of interior pads (2-3x
-    slower), and its tangent in the filter a conv (_polyphase_conv)."""
-    return _polyphase_form(e, taps, plan, strided=True)
-
-
-def _jvp(plan, primals, tangents):
-    e, taps = primals
-    de, dtaps = tangents
-    y = _polyphase_minor(e, taps, plan)
-    dy = None
-    if type(de) is not SymbolicZero:
-        dy = _polyphase_form(de, taps, plan, strided=False)
-    if type(dtaps) is not SymbolicZero:
-        more = _polyphase_conv(e, dtaps, plan)
-        dy = more if dy is None else dy + more
-    return y, (jnp.zeros_like(y) if dy is None else dy)
-
-
-_polyphase_minor.defjvp(_jvp, symbolic_zeros=True)
-
-
-def _polyphase(e: jax.Array, taps: jax.Array, plan: _Plan) -> jax.Array:
-    if e.shape[2] == 1:
-        return _polyphase_minor(e, taps, plan)
-    return _polyphase_form(e, taps, plan, strided=False)
-
-
 # Output periods per block of the block form: B = 16 makes the blocks' channels
 # multiples of 16 float32 lanes; B = 8, 12, 20, 24 and 32 were 1.1-2x slower on float32
 # (64, 2^16), resample_poly(x, 3, 2, axis=-1) (benchmarks/signal.py, docs/signal.md).
@@ -279,31 +125,7 @@ _BLOCK_MAX_WASTE = 4.0
 _BLOCK_MIN_OUTPUTS = 1 << 14
 
 
-@functools.lru_cache(maxsize=64)
-def _block_table(plan: _Plan, start: int) -> np.ndarray:
-    """The block form's kernel as indices into the zero-padded taps (index
-    ``per_phase * up``: a zero): block ``b`` of outputs ``start + b L + i``, ``i < L = B
-    P``, reads the ``k`` input blocks of ``C = B D`` samples from ``e[D (start // P) + b
-    C]``; (k, C, L)."""
-    d, p, b = plan.stride, plan.phases, _BLOCK_PERIODS
-    zero = plan.per_phase * plan.up
-    entries = plan.entries()
-    cells = []
-    for i in range(b * p):
-        r = (start + i) % p
-        first = (start % p + i) // p
-        for s, q, k in entries[r]:
-            cells.append((d * (first + q) + s, i, k))
-    rows = max(c[0] for c in cells) + 1
-    c = b * d
-    k_blocks = -(-rows // c)
-    table = np.full((k_blocks * c, b * p), zero)
-    for row, col, k in cells:
-        table[row, col] = k
-    return table.reshape(k_blocks, c, b * p)
-
-
-def _use_blocks(plan: _Plan, dtype: Any, t: int, outputs: int) -> bool:
+def _use_blocks(plan: Plan, dtype: Any, t: int, outputs: int) -> bool:
     """The block form where it was measured faster: the filtered axis last, a real
     float32 or float64 (XLA:CPU's conv), long phases and little waste, and at least
     ``_BLOCK_MIN_OUTPUTS`` outputs in all (``outputs``)."""
@@ -311,7 +133,7 @@ def _use_blocks(plan: _Plan, dtype: Any, t: int, outputs: int) -> bool:
         return False
     if outputs < _BLOCK_MIN_OUTPUTS:
         return False
-    k_blocks = _block_table(plan, 0).shape[0]
+    k_blocks = block_table(plan, 0, _BLOCK_PERIODS).shape[0]
     waste = k_blocks * _BLOCK_PERIODS * plan.stride / plan.per_phase
     return waste <= _BLOCK_MAX_WASTE
 
@@ -336,7 +158,7 @@ def _block_form(e: jax.Array, taps: jax.Array, table: np.ndarray, count: int) ->
 
 
 def _block_input(
-    x: jax.Array, cval, plan: _Plan, mode: str, table: np.ndarray, start: int, count: int
+    x: jax.Array, cval, plan: Plan, mode: str, table: np.ndarray, start: int, count: int
 ):
     """x (A, n) extended by the mode and cut to the blocks that outputs ``start ..
     start + count`` read: (A, (nb + k - 1) C), one pass with the pad. Linear in x and
@@ -353,7 +175,7 @@ def _block_input(
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(3, 4, 5, 6))
 def _polyphase_blocks(
-    x: jax.Array, taps: jax.Array, cval: jax.Array, plan: _Plan, mode: str, start: int, count: int
+    x: jax.Array, taps: jax.Array, cval: jax.Array, plan: Plan, mode: str, start: int, count: int
 ) -> jax.Array:
     """Outputs ``start .. start + count`` of x (A, n) in the block form where the
     extended signal is finite, in the exact polyphase form elsewhere: a nan or inf
@@ -367,13 +189,13 @@ def _polyphase_blocks(
 
 
 def _guarded_outputs(x, taps, cval, plan, mode, start, count):
-    table = _block_table(plan, start)
+    table = block_table(plan, start, _BLOCK_PERIODS)
     e = _block_input(x, cval, plan, mode, table, start, count)
     return _guarded(x, e, taps, cval, plan, mode, table, start, count)
 
 
 @functools.cache
-def _batched_guard(plan: _Plan, mode: str, start: int, count: int):
+def _batched_guard(plan: Plan, mode: str, start: int, count: int):
     """``_guarded_outputs`` whose batching folds a batch of signals into the signals
     ``x`` (A, n) already holds: one finiteness test for the batch, where ``vmap`` of
     the conditional ran the exact polyphase form beside the block form
@@ -399,8 +221,8 @@ def _guarded(x, e, taps, cval, plan, mode, table, start, count):
     non-finite sample must not reach a whole block there either)."""
 
     def exact(_, taps):
-        y = _polyphase_minor(_extend(x[..., None], plan, mode, cval), taps, plan)[..., 0]
-        return lax.slice_in_dim(y, start, start + count, axis=1)
+        e = _extend(x[..., None], plan, mode, cval)[..., 0]
+        return polyphase(e, taps, plan, 0, start, count)
 
     # e - e is a nan exactly where e is not finite; a float sum vectorises where
     # jnp.all(jnp.isfinite(e)) materialised a mask first.
@@ -413,7 +235,7 @@ def _blocks_jvp(plan, mode, start, count, primals, tangents):
     x, taps, cval = primals
     dx, dtaps, dcval = tangents
     y = _polyphase_blocks(x, taps, cval, plan, mode, start, count)
-    table = _block_table(plan, start)
+    table = block_table(plan, start, _BLOCK_PERIODS)
     dy = None
     if type(dx) is not SymbolicZero or type(dcval) is not SymbolicZero:
         dx = jnp.zeros_like(x) if type(dx) is SymbolicZero else dx
@@ -428,6 +250,10 @@ def _blocks_jvp(plan, mode, start, count, primals, tangents):
 
 
 _polyphase_blocks.defjvp(_blocks_jvp, symbolic_zeros=True)
+
+
+def _static_zero(value: Any) -> bool:
+    return isinstance(value, numbers.Number) and value == 0
 
 
 def _factor(fn: str, name: str, value: Any) -> int:
@@ -479,7 +305,7 @@ def _upfirdn(
     n = x.shape[axis]
     if n == 0:
         raise ValueError(f"{fn}: x must not be empty along axis; got shape {tuple(x.shape)}.")
-    plan = _Plan(n, h.shape[0], up, down)
+    plan = Plan(n, h.shape[0], up, down)
     if n < 2 and plan.per_phase > 1 and mode in _TWO_SAMPLES:
         raise ValueError(
             f"{fn}: mode {mode!r} extends the signal from two samples or more; x has "
@@ -498,10 +324,17 @@ def _upfirdn(
         cv = jnp.asarray(cval if mode == "constant" else 0, dtype)
         y = _polyphase_blocks(x.reshape(a, n), taps, cv, plan, mode, start, count)
         return y.reshape(*before, count, *after)
-    e = _extend(x.reshape(a, n, t), plan, mode, cval)
-    y = _polyphase(e, taps, plan)
-    if (start, count) != (0, plan.out_len):
-        y = lax.slice_in_dim(y, start, start + count, axis=1)
+    if t == 1 and mode == "constant" and _static_zero(cval):
+        # The zeros past the ends as the filter's lead: no extension written out for
+        # its transposes (its gradients read the signal and the cotangent themselves).
+        y = polyphase(x.reshape(a, n), taps, plan, plan.per_phase - 1, start, count)
+    elif t == 1:
+        e = _extend(x.reshape(a, n, 1), plan, mode, cval)[..., 0]
+        y = polyphase(e, taps, plan, 0, start, count)
+    else:
+        y = polyphase_form(_extend(x.reshape(a, n, t), plan, mode, cval), taps, plan)
+        if (start, count) != (0, plan.out_len):
+            y = lax.slice_in_dim(y, start, start + count, axis=1)
     return y.reshape(*before, count, *after)
 
 

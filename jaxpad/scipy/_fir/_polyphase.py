@@ -1,0 +1,362 @@
+"""The polyphase filter of ``upfirdn`` and ``resample_poly``: its static plan, its
+forms, and along the last axis a bilinear primitive whose two transposes are chosen.
+
+Output ``n`` is ``sum_j taps[n down % up + j up] e[n down // up + left - j]``, where
+``e`` is the signal extended by ``left = per_phase - 1`` samples before it and ``taps``
+the filter zero-padded to ``per_phase * up``. The output phases repeat with period
+``P = up / g`` (``g = gcd(up, down)``): phase ``r``'s outputs ``n = r + P m`` read ``e``
+at the stride ``D = down / g``, so each phase is a correlation of ``per_phase`` taps
+with ``e`` read at that stride.
+
+Along the last axis the filter is ``jaxpad_conv_bilinear`` of the signal and the taps
+(``polyphase``), over a ``Span``: the operand may hold the signal alone, its zeros past
+the ends read as zeros and never written out, and only the outputs a caller keeps are
+computed. Its value and its tangents are the strided taps (exactly the products scipy
+multiplies); its transpose in the signal is the adjoint filter (the same primitive,
+``up`` and ``down`` swapped and the taps reversed: ``_adjoint``), reading the cotangent
+itself; its transpose in the taps is one Gram matrix of the signal's windows with the
+cotangent's blocks (``_gram``). JAX's own transposes, and the forms before these,
+were slower: float32 (64, 2^16), 32 taps, up 3, down 2, the VJP in ``h`` and ``x``
+took 43-45 ms against 18-21 (docs/signal.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from jaxpad._lowering.conv._bilinear import BilinearRules, bilinear
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The static polyphase plan of one upfirdn along an axis of ``n`` samples."""
+
+    n: int
+    taps: int  # len(h)
+    up: int
+    down: int
+
+    @property
+    def out_len(self) -> int:
+        return ((self.n - 1) * self.up + self.taps - 1) // self.down + 1
+
+    @property
+    def per_phase(self) -> int:
+        return -(-self.taps // self.up)
+
+    @property
+    def phases(self) -> int:
+        return self.up // math.gcd(self.up, self.down)
+
+    @property
+    def stride(self) -> int:
+        return self.down // math.gcd(self.up, self.down)
+
+    @property
+    def blocks(self) -> int:
+        """Output samples per phase (the last block may run past out_len)."""
+        return -(-self.out_len // self.phases)
+
+    def entries(self):
+        """Per phase r, its taps: (column s, row offset q, index of h), reading e at
+        ``D (m + q) + s`` for the phase's output m."""
+        left = self.per_phase - 1
+        out = []
+        for r in range(self.phases):
+            base, t = divmod(r * self.down, self.up)
+            row = []
+            for j in range(self.per_phase):
+                q, s = divmod(left + base - j, self.stride)
+                row.append((s, q, t + j * self.up))
+            out.append(row)
+        return out
+
+    @property
+    def rows(self) -> int:
+        """Rows of the extended signal reshaped to (rows, D)."""
+        left = self.per_phase - 1
+        last_base = ((self.phases - 1) * self.down) // self.up
+        return self.blocks + (left + last_base) // self.stride
+
+
+def polyphase_form(e: jax.Array, taps: jax.Array, plan: Plan) -> jax.Array:
+    """The outputs of the extended signal e (A, rows * D, T), T > 1, with the
+    zero-padded taps (per_phase * up,): (A, out_len, T), each tap a slice of e reshaped
+    to (A, rows, D, T), every multiply-add along T."""
+    a, _, t = e.shape
+    d, p, m = plan.stride, plan.phases, plan.blocks
+    cols = e.reshape(a, plan.rows, d, t)
+    outs: list[jax.Array] = []
+    for row in plan.entries():
+        terms = [
+            taps[k] * lax.slice(cols, (0, q, s, 0), (a, q + m, s + 1, t)).reshape(a, m, t)
+            for s, q, k in row
+        ]
+        outs.append(functools.reduce(operator.add, terms))
+    y = outs[0][:, :, None] if p == 1 else jnp.stack(outs, 2)  # (A, M, P, T)
+    y = y.reshape(a, m * p, t)
+    return lax.slice_in_dim(y, 0, plan.out_len, axis=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Span:
+    """Where the operand and the outputs of one ``polyphase`` lie: the operand holds the
+    extended signal's samples ``lead .. lead + length`` (zeros elsewhere), and the
+    result is the outputs ``start .. start + count``."""
+
+    lead: int
+    length: int
+    start: int
+    count: int
+
+
+# Taps whose strided read leaves the operand: up to this many read by a gather that
+# fills zeros (the adjoint's two or three at the span's ends), more and the operand is
+# padded once (a zero-extended signal: nearly every tap reads past it). float32 (64,
+# 2^16), 32 taps, up 3, down 2: always padding, the VJP in h and x took 30.8 ms (the
+# cotangent's padded copy among its temporaries, 48 against 23 MB) against 21.1;
+# always gathering, the forward 19.4 ms against 10.8-11.3 (interleaved, 2026-12-07). A
+# slice padded per tap was written out tap by tap (XLA:CPU did not fuse the pads with
+# the phases' interleave).
+_GATHERED_TAPS = 4
+
+
+def _strided_outputs(e: jax.Array, taps: jax.Array, plan: Plan, span: Span) -> jax.Array:
+    """The outputs ``span.start .. + span.count`` of the extended signal, from its
+    samples ``e`` (A, length) at ``span.lead``: each tap one strided slice of ``e`` at
+    the stride D, fused with the interleave of the phases into one loop over the
+    output. Whole periods are computed and the ends sliced off; a read past ``e`` is a
+    zero (a gather that fills them, or ``e`` padded where many taps read past it)."""
+    a, length = e.shape
+    d, p = plan.stride, plan.phases
+    first, last = span.start // p, -(-(span.start + span.count) // p)
+    periods = last - first
+    reads = [[(d * (first + q) + s - span.lead, k) for s, q, k in row] for row in plan.entries()]
+    outside = [(b, k) for row in reads for b, k in row if b < 0 or b + d * (periods - 1) >= length]
+    if len(outside) > _GATHERED_TAPS:
+        low = max([0] + [-b for b, _ in outside])
+        high = max([0] + [b + d * (periods - 1) + 1 - length for b, _ in outside])
+        e = lax.pad(e, jnp.zeros((), e.dtype), ((0, 0, 0), (low, high, 0)))
+        reads = [[(b + low, k) for b, k in row] for row in reads]
+        length += low + high
+    outs = []
+    for row in reads:
+        terms = [taps[k] * _strided(e, b, d, periods) for b, k in row]
+        outs.append(functools.reduce(operator.add, terms))
+    y = outs[0] if p == 1 else jnp.stack(outs, -1).reshape(a, periods * p)
+    return lax.slice_in_dim(y, span.start - p * first, span.start - p * first + span.count, axis=1)
+
+
+def _strided(e: jax.Array, begin: int, stride: int, count: int) -> jax.Array:
+    """``e[:, begin + stride i]`` for ``i < count``, zero where that is past ``e``."""
+    a, length = e.shape
+    end = begin + stride * (count - 1)
+    if begin >= 0 and end < length:
+        return lax.slice(e, (0, begin), (a, end + 1), (1, stride))
+    index = begin + stride * np.arange(count)
+    # jnp.take reads a negative index from the end: every index outside e past it.
+    index = np.where(index < 0, length, index)
+    return jnp.take(e, index, axis=1, mode="fill", fill_value=0)
+
+
+@functools.lru_cache(maxsize=64)
+def block_table(plan: Plan, start: int, periods: int) -> np.ndarray:
+    """The outputs ``start + b L + i`` (``i < L = periods P``) of block ``b`` as a
+    block-Toeplitz matrix of indices into the zero-padded taps (index ``per_phase * up``:
+    a zero): block ``b`` reads the ``k`` input blocks of ``C = periods D`` samples from
+    ``e[D (start // P) + b C]``; (k, C, L)."""
+    d, p = plan.stride, plan.phases
+    zero = plan.per_phase * plan.up
+    entries = plan.entries()
+    cells = []
+    for i in range(periods * p):
+        r = (start + i) % p
+        first = (start % p + i) // p
+        for s, q, k in entries[r]:
+            cells.append((d * (first + q) + s, i, k))
+    rows = max(c[0] for c in cells) + 1
+    c = periods * d
+    k_blocks = -(-rows // c)
+    table = np.full((k_blocks * c, periods * p), zero)
+    for row, col, k in cells:
+        table[row, col] = k
+    return table.reshape(k_blocks, c, periods * p)
+
+
+def polyphase(
+    e: jax.Array,
+    taps: jax.Array,
+    plan: Plan,
+    lead: int = 0,
+    start: int = 0,
+    count: int | None = None,
+) -> jax.Array:
+    """The filter along the last axis, as the primitive of ``_rules``: e (A, length)
+    holds the extended signal's samples from ``lead`` on (zeros before and after them),
+    taps the zero-padded filter (per_phase * up,); the result is the outputs ``start ..
+    start + count`` (default: to the end), (A, count). A ``lead`` lets the transpose in
+    the taps read the signal itself, its zeros never written out."""
+    count = plan.out_len - start if count is None else count
+    return bilinear(e, taps, _rules(plan, Span(lead, e.shape[1], start, count)))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules(plan: Plan, span: Span) -> BilinearRules:
+    # One instance per filter: the primitive's rules compare by identity, so that a
+    # second trace of the same filter hits the compilation cache.
+    return BilinearRules(
+        functools.partial(_strided_outputs, plan=plan, span=span),
+        functools.partial(_adjoint, plan=plan, span=span),
+        functools.partial(_gram, plan=plan, span=span),
+    )
+
+
+def _adjoint_plan(plan: Plan) -> Plan:
+    """The adjoint filter's plan: the cotangent upsampled by ``down``, filtered by
+    ``[0, reversed taps]`` and downsampled by ``up``."""
+    return Plan(plan.out_len, plan.per_phase * plan.up + 1, plan.down, plan.up)
+
+
+def _adjoint(ct: jax.Array, taps: jax.Array, *, plan: Plan, span: Span) -> jax.Array:
+    """The transpose in the operand: ``de[i] = sum ct[n] taps[n down - (i - left) up]``
+    over the outputs ``n`` of the span, the cotangent through the adjoint filter (its
+    output ``i + 1`` for sample ``i`` of the extended signal: its taps lead with a zero,
+    so that the shift is a whole sample), the same primitive. Its one leading zero tap
+    multiplies the cotangent where JAX's transpose would not: only an inf or nan in the
+    cotangent meets it."""
+    adjoint = _adjoint_plan(plan)
+    padded = adjoint.per_phase * adjoint.up
+    reversed_taps = jnp.concatenate(
+        [jnp.zeros(1, taps.dtype), taps[::-1], jnp.zeros(padded - adjoint.taps, taps.dtype)]
+    )
+    lead = adjoint.per_phase - 1 + span.start
+    return polyphase(ct, reversed_taps, adjoint, lead, 1 + span.lead, span.length)
+
+
+# Output periods per block of the taps' Gram matrix. Where a block of 8 to 32 periods
+# divides the outputs, the cotangent's blocks are a reshape, not a copy: float32 (64,
+# 2^16), 32 taps, up 3, down 2, the VJP in h took 9.6 ms with 13 periods (dividing)
+# against 18-21 with 8, 12, 16, 24 or 32 (the cotangent's whole blocks copied out);
+# at (64, 65535), which none divides, 16 periods 18.0 ms, the others 19.2-19.6
+# (interleaved, 2026-12-07).
+_GRAM_PERIODS = 16
+_GRAM_DIVIDING = range(8, 33)
+
+
+def _gram_periods(plan: Plan, count: int) -> int:
+    if count % plan.phases == 0:
+        periods = count // plan.phases
+        dividing = [b for b in _GRAM_DIVIDING if periods % b == 0]
+        if dividing:
+            return min(dividing, key=lambda b: abs(b - _GRAM_PERIODS))
+    return _GRAM_PERIODS
+
+
+@dataclasses.dataclass(frozen=True)
+class _GramPlan:
+    """The Gram form's static indices for the outputs of a span: ``whole`` blocks of
+    ``block`` outputs, each reading a window of ``width`` samples of the extended
+    signal from ``first + b * step``; for each tap its entries of the flattened
+    (width, block) Gram matrix (``-1``: none); the outputs past the whole blocks, with
+    the samples of the extended signal their taps read and each tap's products."""
+
+    whole: int
+    block: int
+    step: int
+    width: int
+    first: int
+    gram_index: np.ndarray
+    positions: np.ndarray
+    tail_index: np.ndarray
+
+
+@functools.lru_cache(maxsize=64)
+def _gram_plan(plan: Plan, start: int, count: int) -> _GramPlan:
+    periods = _gram_periods(plan, count)
+    k_blocks, step, block = block_table(plan, start, periods).shape
+    table = block_table(plan, start, periods).reshape(k_blocks * step, block)
+    taps = plan.per_phase * plan.up
+    width = int(np.flatnonzero((table < taps).any(axis=1)).max()) + 1
+    table = table[:width]
+    whole = count // block
+    flat = table.reshape(-1)
+    per_tap = [np.flatnonzero(flat == k) if whole else () for k in range(taps)]
+    entries = plan.entries()
+    positions, tap_of = [], []
+    for n in range(start + whole * block, start + count):
+        m, r = divmod(n, plan.phases)
+        for s, q, k in entries[r]:
+            positions.append(plan.stride * (m + q) + s)
+            tap_of.append(k)
+    tap_of_array = np.asarray(tap_of, np.int64)
+    tail_index = _padded([np.flatnonzero(tap_of_array == k) for k in range(taps)])
+    first = plan.stride * (start // plan.phases)
+    return _GramPlan(
+        whole, block, step, width, first, _padded(per_tap), np.asarray(positions, np.int64),
+        tail_index,
+    )  # fmt: skip
+
+
+def _padded(lists) -> np.ndarray:
+    """Index lists as one (len(lists), longest) array, ``-1`` past each list's end."""
+    width = max([len(v) for v in lists] + [1])
+    out = np.full((len(lists), width), -1, np.int32)
+    for i, v in enumerate(lists):
+        out[i, : len(v)] = v
+    return out
+
+
+def _gathered_sum(values: jax.Array, index: np.ndarray) -> jax.Array:
+    """``sum_j values[index[:, j]]`` per row of ``index`` (``-1``: nothing): a gather,
+    so that a non-finite entry reaches only the taps whose products it is."""
+    padded = jnp.concatenate([values, jnp.zeros(1, values.dtype)])
+    return padded[np.where(index < 0, values.shape[0], index)].sum(-1)
+
+
+def _gram(e: jax.Array, ct: jax.Array, *, plan: Plan, span: Span) -> jax.Array:
+    """The transpose in the taps: ``dtaps[k] = sum ct[n] e[idx(n, k)]``. The whole
+    blocks of outputs as one matrix product of the windows of the extended signal they
+    read (``_GramPlan``) with the cotangent's blocks, each tap the sum of its entries;
+    the outputs past the last whole block (fewer than a block) by their own products.
+    Every sum holds only products of an output and a sample it reads: a zero cotangent
+    never meets an inf of ``e``."""
+    a, length = e.shape
+    gp = _gram_plan(plan, span.start, span.count)
+    wide = jnp.promote_types(e.dtype, jnp.float32)
+    dtaps = jnp.zeros(gp.gram_index.shape[0], wide)
+    zero = jnp.zeros((), e.dtype)
+    if gp.whole:
+        # The windows' columns as strided views of e padded (the extension's zeros and
+        # each column's shift in one pad), written in one pass over e.
+        pieces = []
+        for offset in range(0, gp.width, gp.step):
+            begin = gp.first + offset - span.lead
+            shifted = lax.pad(
+                e, zero, ((0, 0, 0), (-begin, gp.whole * gp.step + begin - length, 0))
+            )
+            piece = shifted.reshape(a, gp.whole, gp.step)
+            pieces.append(piece[:, :, : min(gp.step, gp.width - offset)])
+        windows = jnp.concatenate(pieces, axis=-1).reshape(a * gp.whole, gp.width)
+        ct_blocks = ct[:, : gp.whole * gp.block].reshape(a * gp.whole, gp.block)
+        gram = lax.dot_general(
+            windows, ct_blocks, (((0,), (0,)), ((), ())),
+            precision=lax.Precision.HIGHEST, preferred_element_type=wide,
+        )  # fmt: skip
+        dtaps = dtaps + _gathered_sum(gram.reshape(-1), gp.gram_index)
+    if gp.positions.size:
+        tail = ct[:, gp.whole * gp.block :].astype(wide)
+        index = gp.positions - span.lead
+        inside = (index >= 0) & (index < length)
+        read = jnp.take(e, np.where(inside, index, 0), axis=1)
+        read = jnp.where(inside, read, zero).astype(wide)
+        products = (read.reshape(a, tail.shape[1], -1) * tail[:, :, None]).sum(0)
+        dtaps = dtaps + _gathered_sum(products.reshape(-1), gp.tail_index)
+    return dtaps.astype(e.dtype)
