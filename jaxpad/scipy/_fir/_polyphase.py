@@ -144,7 +144,7 @@ def _strided_outputs(e: jax.Array, taps: jax.Array, plan: Plan, span: Span) -> j
     if len(outside) > _GATHERED_TAPS:
         low = max([0] + [-b for b, _ in outside])
         high = max([0] + [b + d * (periods - 1) + 1 - length for b, _ in outside])
-        e = lax.pad(e, jnp.zeros((), e.dtype), ((0, 0, 0), (low, high, 0)))
+        e = _zero_extended(e, low, high)
         reads = [[(b + low, k) for b, k in row] for row in reads]
         length += low + high
     outs = []
@@ -153,6 +153,17 @@ def _strided_outputs(e: jax.Array, taps: jax.Array, plan: Plan, span: Span) -> j
         outs.append(functools.reduce(operator.add, terms))
     y = outs[0] if p == 1 else jnp.stack(outs, -1).reshape(a, periods * p)
     return lax.slice_in_dim(y, span.start - p * first, span.start - p * first + span.count, axis=1)
+
+
+def _zero_extended(e: jax.Array, low: int, high: int) -> jax.Array:
+    """``e`` with ``low`` zeros before and ``high`` after, as a concatenation: XLA:CPU
+    wrote it faster than ``lax.pad`` and ``jaxpad.pad`` (the forward of upfirdn, float32,
+    medians of 15 interleaved rounds: (64, 2^16) up 3 down 2 6.8 against 8.4 and 7.2
+    ms, up 1 down 4 3.0 against 3.8 and 3.4, (2^20,) up 2 down 3 2.4 against 2.6 and
+    2.5; 2026-12-07)."""
+    a = e.shape[0]
+    parts = [jnp.zeros((a, low), e.dtype), e, jnp.zeros((a, high), e.dtype)]
+    return jnp.concatenate([v for v in parts if v.shape[1]], axis=1)
 
 
 def _strided(e: jax.Array, begin: int, stride: int, count: int) -> jax.Array:
