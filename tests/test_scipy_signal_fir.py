@@ -14,8 +14,8 @@ import pytest
 from jax.test_util import check_grads
 
 from jaxpad.scipy import signal
-from jaxpad.scipy._fir._savgol import SAVGOL_MODES
 from jaxpad.scipy._fir._polyphase import Plan
+from jaxpad.scipy._fir._savgol import SAVGOL_MODES
 from jaxpad.scipy._fir._upfirdn import _use_blocks, upfirdn_modes
 from tests.compat import enable_x64
 from tests.rotation import rotation, share

@@ -16,7 +16,7 @@ from jaxpad.scipy import signal
 from jaxpad.scipy._fir._polyphase import Plan, Span, _rules
 from tests.compat import enable_x64
 
-PLANS = [(200, 32, 3, 2), (300, 12, 4, 6), (50, 7, 2, 3), (9, 5, 1, 1), (700, 61, 3, 2)]
+PLANS = [(200, 32, 3, 2), (300, 12, 4, 6), (50, 7, 2, 3), (9, 5, 1, 1), (300, 61, 3, 2)]
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +31,7 @@ def _spans(plan: Plan, rng) -> list[Span]:
     left = plan.per_phase - 1
     total = plan.rows * plan.stride
     spans = [Span(left, plan.n, 0, plan.out_len), Span(0, total, 0, plan.out_len)]
-    for _ in range(3):
+    for _ in range(2):
         start = int(rng.integers(0, plan.out_len))
         spans.append(
             Span(
@@ -67,12 +67,19 @@ def test_value_and_transposes_over_spans(args):
         e = rng.standard_normal((2, span.length))
         taps = rng.standard_normal(plan.per_phase * plan.up)
         ct = rng.standard_normal((2, span.count))
-        value = np.asarray(rules.value(e, taps))
-        np.testing.assert_allclose(value, _expected(plan, span, e, taps), atol=1e-12)
         specs = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in (e, taps)]
-        a_transpose, b_transpose = derived_transposes(rules.value, *specs)
-        np.testing.assert_allclose(rules.a_transpose(ct, taps), a_transpose(ct, taps), atol=1e-12)
-        np.testing.assert_allclose(rules.b_transpose(e, ct), b_transpose(e, ct), atol=1e-11)
+        derived = derived_transposes(rules.value, *specs)
+
+        @jax.jit  # one program a span: its five results
+        def results(e, taps, ct, rules=rules, derived=derived):
+            ours = (rules.a_transpose(ct, taps), rules.b_transpose(e, ct))
+            jax_s = (derived[0](ct, taps), derived[1](e, ct))
+            return rules.value(e, taps), ours, jax_s
+
+        value, ours, jax_s = results(e, taps, ct)
+        np.testing.assert_allclose(value, _expected(plan, span, e, taps), atol=1e-12)
+        for got, want in zip(ours, jax_s):
+            np.testing.assert_allclose(got, want, atol=1e-11)
 
 
 def test_gradient_in_the_filter_holds_only_its_products():
@@ -96,14 +103,13 @@ def test_gradient_in_the_filter_holds_only_its_products():
         read = jnp.take(stuffed, index, axis=1, mode="fill", fill_value=0)
         return (read * h).sum(-1)
 
-    for mode_args in ({}, {"cval": 0.0}):
-        got = jax.grad(lambda h: jnp.vdot(signal.upfirdn(h, x, up, down, **mode_args), ct))(h)
-        want = jax.grad(lambda h: jnp.vdot(products(h, x), ct))(h)
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
-        np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want))
-        np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
-        finite = np.isfinite(want)
-        np.testing.assert_allclose(np.asarray(got)[finite], np.asarray(want)[finite], rtol=1e-10)
+    got = jax.jit(jax.grad(lambda h: jnp.vdot(signal.upfirdn(h, x, up, down), ct)))(h)
+    want = jax.jit(jax.grad(lambda h: jnp.vdot(products(h, x), ct)))(h)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want))
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(np.asarray(got)[finite], np.asarray(want)[finite], rtol=1e-10)
 
 
 def test_vjp_reads_the_signal_and_the_cotangent_themselves():
