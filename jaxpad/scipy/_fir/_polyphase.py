@@ -172,9 +172,13 @@ def _strided(e: jax.Array, begin: int, stride: int, count: int) -> jax.Array:
     end = begin + stride * (count - 1)
     if begin >= 0 and end < length:
         return lax.slice(e, (0, begin), (a, end + 1), (1, stride))
-    index = begin + stride * np.arange(count)
-    # jnp.take reads a negative index from the end: every index outside e past it.
-    index = np.where(index < 0, length, index)
+    # The index computed in the program, not a NumPy table of ``count`` entries (an
+    # axis past 2^31 samples is lowered with no table of its length), in int64 where
+    # it passes int32; jnp.take reads a negative index from the end, so every index
+    # outside e is moved past it.
+    dtype = np.int32 if max(length, abs(begin), abs(end)) < 2**31 - 1 else np.int64
+    index = begin + stride * lax.iota(dtype, count)
+    index = jnp.where(index < 0, length, index)
     return jnp.take(e, index, axis=1, mode="fill", fill_value=0)
 
 
