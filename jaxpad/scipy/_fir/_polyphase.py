@@ -118,15 +118,18 @@ class Span:
     count: int
 
 
-# Taps whose strided read leaves the operand: up to this many read by a gather that
-# fills zeros (the adjoint's two or three at the span's ends), more and the operand is
-# padded once (a zero-extended signal: nearly every tap reads past it). float32 (64,
-# 2^16), 32 taps, up 3, down 2: always padding, the VJP in h and x took 30.8 ms (the
-# cotangent's padded copy among its temporaries, 48 against 23 MB) against 21.1;
-# always gathering, the forward 19.4 ms against 10.8-11.3 (interleaved, 2026-12-07). A
-# slice padded per tap was written out tap by tap (XLA:CPU did not fuse the pads with
-# the phases' interleave).
-_GATHERED_TAPS = 4
+# Taps whose strided read leaves the operand, past which the operand is padded once
+# (a zero-extended signal: nearly every tap reads past it); with fewer (the adjoint's
+# two or three at the span's ends), the periods every tap reads inside the operand are
+# one loop and the few at the ends are computed from small padded pieces, the three
+# concatenated. float32 (64, 2^16), 32 taps, up 3, down 2: the adjoint alone 7.7 ms
+# against 12.6 with those taps read by gathers that fill zeros (the gathers slowed the
+# whole loop: 3.2 ms without the ends) and 12.4 with the ends written into the output
+# by ``dynamic_update_slice``; the VJP in h and x 20.5-23.2 against 25.3-28.3 ms, its
+# temporaries level (23 MB); always padding, 30.8 against 21.1 ms (the cotangent's
+# padded copy among its temporaries: 48 MB); the forward with the interior and its
+# ends concatenated 19.6 against 14.5 ms (interleaved, 2026-12-07).
+_EDGE_TAPS = 4
 
 
 def _strided_outputs(e: jax.Array, taps: jax.Array, plan: Plan, span: Span) -> jax.Array:
@@ -134,25 +137,65 @@ def _strided_outputs(e: jax.Array, taps: jax.Array, plan: Plan, span: Span) -> j
     samples ``e`` (A, length) at ``span.lead``: each tap one strided slice of ``e`` at
     the stride D, fused with the interleave of the phases into one loop over the
     output. Whole periods are computed and the ends sliced off; a read past ``e`` is a
-    zero (a gather that fills them, or ``e`` padded where many taps read past it)."""
+    zero (``e`` padded where many taps read past it, else the ends apart)."""
     a, length = e.shape
     d, p = plan.stride, plan.phases
     first, last = span.start // p, -(-(span.start + span.count) // p)
     periods = last - first
     reads = [[(d * (first + q) + s - span.lead, k) for s, q, k in row] for row in plan.entries()]
     outside = [(b, k) for row in reads for b, k in row if b < 0 or b + d * (periods - 1) >= length]
-    if len(outside) > _GATHERED_TAPS:
+    if len(outside) > _EDGE_TAPS:
         low = max([0] + [-b for b, _ in outside])
         high = max([0] + [b + d * (periods - 1) + 1 - length for b, _ in outside])
         e = _zero_extended(e, low, high)
         reads = [[(b + low, k) for b, k in row] for row in reads]
-        length += low + high
+        y = _interleaved(e, taps, reads, d, 0, periods)
+    elif outside:
+        y = _with_ends(e, taps, reads, d, periods)
+    else:
+        y = _interleaved(e, taps, reads, d, 0, periods)
+    begin = span.start - p * first
+    return lax.slice_in_dim(y, begin, begin + span.count, axis=1)
+
+
+def _interleaved(e: jax.Array, taps: jax.Array, reads, stride: int, i0: int, i1: int):
+    """Periods ``i0 .. i1`` of every phase, interleaved: phase ``r``'s tap ``(b, k)``
+    reads ``e[:, b + stride i]`` for period ``i``, every read inside ``e``."""
+    a = e.shape[0]
+    count = i1 - i0
     outs = []
     for row in reads:
-        terms = [taps[k] * _strided(e, b, d, periods) for b, k in row]
+        terms = []
+        for b, k in row:
+            start = b + stride * i0
+            v = lax.slice(e, (0, start), (a, start + stride * (count - 1) + 1), (1, stride))
+            terms.append(taps[k] * v)
         outs.append(functools.reduce(operator.add, terms))
-    y = outs[0] if p == 1 else jnp.stack(outs, -1).reshape(a, periods * p)
-    return lax.slice_in_dim(y, span.start - p * first, span.start - p * first + span.count, axis=1)
+    return outs[0] if len(outs) == 1 else jnp.stack(outs, -1).reshape(a, count * len(outs))
+
+
+def _with_ends(e: jax.Array, taps: jax.Array, reads, stride: int, periods: int):
+    """The periods every tap reads inside ``e`` as one loop, those at either end from a
+    small zero-padded piece of ``e``, concatenated."""
+    length = e.shape[1]
+    begins = [b for row in reads for b, _ in row]
+    i0 = min(periods, max([0] + [-(b // stride) for b in begins]))
+    i1 = max(i0, min([periods] + [(length - 1 - b) // stride + 1 for b in begins]))
+
+    def end(j0: int, j1: int) -> jax.Array:
+        s0 = min(b + stride * j0 for b in begins)
+        s1 = max(b + stride * (j1 - 1) for b in begins) + 1
+        c0, c1 = min(max(s0, 0), length), max(min(s1, length), 0)
+        piece = _zero_extended(e[:, c0 : max(c0, c1)], c0 - s0, s1 - max(c0, c1))
+        local = [[(b + stride * j0 - s0, k) for b, k in row] for row in reads]
+        return _interleaved(piece, taps, local, stride, 0, j1 - j0)
+
+    parts = [end(0, i0)] if i0 else []
+    if i1 > i0:
+        parts.append(_interleaved(e, taps, reads, stride, i0, i1))
+    if periods > i1:
+        parts.append(end(i1, periods))
+    return parts[0] if len(parts) == 1 else jnp.concatenate(parts, axis=1)
 
 
 def _zero_extended(e: jax.Array, low: int, high: int) -> jax.Array:
@@ -164,22 +207,6 @@ def _zero_extended(e: jax.Array, low: int, high: int) -> jax.Array:
     a = e.shape[0]
     parts = [jnp.zeros((a, low), e.dtype), e, jnp.zeros((a, high), e.dtype)]
     return jnp.concatenate([v for v in parts if v.shape[1]], axis=1)
-
-
-def _strided(e: jax.Array, begin: int, stride: int, count: int) -> jax.Array:
-    """``e[:, begin + stride i]`` for ``i < count``, zero where that is past ``e``."""
-    a, length = e.shape
-    end = begin + stride * (count - 1)
-    if begin >= 0 and end < length:
-        return lax.slice(e, (0, begin), (a, end + 1), (1, stride))
-    # The index computed in the program, not a NumPy table of ``count`` entries (an
-    # axis past 2^31 samples is lowered with no table of its length), in int64 where
-    # it passes int32; jnp.take reads a negative index from the end, so every index
-    # outside e is moved past it.
-    dtype = np.int32 if max(length, abs(begin), abs(end)) < 2**31 - 1 else np.int64
-    index = begin + stride * lax.iota(dtype, count)
-    index = jnp.where(index < 0, length, index)
-    return jnp.take(e, index, axis=1, mode="fill", fill_value=0)
 
 
 @functools.lru_cache(maxsize=64)
