@@ -17,7 +17,7 @@ multiplies); its transpose in the signal is the adjoint filter (the same primiti
 itself; its transpose in the taps is one Gram matrix of the signal's windows with the
 cotangent's blocks (``_gram``). JAX's own transposes, and the forms before these,
 were slower: float32 (64, 2^16), 32 taps, up 3, down 2, the VJP in ``h`` and ``x``
-took 43-45 ms against 18-21 (docs/signal.md).
+took 43-48 ms against 15-16 (docs/signal.md).
 """
 
 from __future__ import annotations
