@@ -13,7 +13,7 @@ import pytest
 
 from jaxpad._lowering.conv._bilinear import derived_transposes
 from jaxpad.scipy import signal
-from jaxpad.scipy._fir._polyphase import Plan, Span, _rules
+from jaxpad.scipy._fir._polyphase import Plan, Span, _adjoint_plan, _rules
 from tests.compat import enable_x64
 
 PLANS = [(200, 32, 3, 2), (300, 12, 4, 6), (50, 7, 2, 3), (9, 5, 1, 1), (300, 61, 3, 2)]
@@ -58,14 +58,22 @@ def _expected(plan: Plan, span: Span, e: np.ndarray, taps: np.ndarray) -> np.nda
     return out[:, span.start : span.start + span.count]
 
 
+@pytest.mark.parametrize("adjoint", [False, True])
 @pytest.mark.parametrize("args", PLANS)
-def test_value_and_transposes_over_spans(args):
+def test_value_and_transposes_over_spans(args, adjoint):
+    """Over upfirdn's plans and their adjoints' (whose taps outside the live ones are
+    never multiplied: nan there changes nothing)."""
     rng = np.random.default_rng(sum(args))
-    plan = Plan(*args)
+    plan = _adjoint_plan(Plan(*args)) if adjoint else Plan(*args)
+    first, end = plan.live or (0, plan.taps)
     for span in _spans(plan, rng):
         rules = _rules(plan, span)
         e = rng.standard_normal((2, span.length))
-        taps = rng.standard_normal(plan.per_phase * plan.up)
+        taps = np.zeros(plan.per_phase * plan.up)  # the filter, zero-padded
+        taps[first:end] = rng.standard_normal(end - first)
+        live = taps.copy()
+        if plan.live:
+            taps[:first], taps[end:] = np.nan, np.nan
         ct = rng.standard_normal((2, span.count))
         specs = [jax.ShapeDtypeStruct(v.shape, v.dtype) for v in (e, taps)]
         derived = derived_transposes(rules.value, *specs)
@@ -77,7 +85,7 @@ def test_value_and_transposes_over_spans(args):
             return rules.value(e, taps), ours, jax_s
 
         value, ours, jax_s = results(e, taps, ct)
-        np.testing.assert_allclose(value, _expected(plan, span, e, taps), atol=1e-12)
+        np.testing.assert_allclose(value, _expected(plan, span, e, live), atol=1e-12)
         for got, want in zip(ours, jax_s):
             np.testing.assert_allclose(got, want, atol=1e-11)
 
@@ -108,6 +116,33 @@ def test_gradient_in_the_filter_holds_only_its_products():
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want))
     np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(np.asarray(got)[finite], np.asarray(want)[finite], rtol=1e-10)
+
+
+def test_gradient_in_the_signal_holds_only_its_products():
+    """An inf or nan in the cotangent reaches the signal's gradient only through the
+    filter's own taps, as JAX's gradient of the products written in jnp: neither the
+    adjoint's leading zero nor scipy's zero padding of the filter (13 taps padded to 15)
+    multiplies it."""
+    rng = np.random.default_rng(4)
+    n, taps, up, down = 300, 13, 3, 2
+    x = rng.standard_normal((2, n))
+    h = rng.standard_normal(taps)
+    out_len = ((n - 1) * up + taps - 1) // down + 1
+    ct = rng.standard_normal((2, out_len))
+    ct[0, ::17], ct[1, 3::23], ct[1, -1] = np.nan, np.inf, -np.inf
+
+    def products(h, x):
+        stuffed = jnp.zeros((2, n * up), x.dtype).at[:, ::up].set(x)
+        index = np.arange(out_len)[:, None] * down - np.arange(taps)[None, :]
+        index = np.where(index < 0, n * up, index)  # read past the start: a filled zero
+        read = jnp.take(stuffed, index, axis=1, mode="fill", fill_value=0)
+        return (read * h).sum(-1)
+
+    got = jax.jit(jax.grad(lambda x: jnp.vdot(signal.upfirdn(h, x, up, down), ct)))(x)
+    want = jax.jit(jax.grad(lambda x: jnp.vdot(products(h, x), ct)))(x)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     finite = np.isfinite(want)
     np.testing.assert_allclose(np.asarray(got)[finite], np.asarray(want)[finite], rtol=1e-10)
 

@@ -26,6 +26,7 @@ import dataclasses
 import functools
 import math
 import operator
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -43,6 +44,10 @@ class Plan:
     taps: int  # len(h)
     up: int
     down: int
+    # The taps that may be nonzero, ``(first, end)``; the others are zeros that the
+    # filter's own transposes put in, and their products are skipped. ``None``: every
+    # tap of the zero-padded filter is multiplied, as scipy's upfirdn multiplies them.
+    live: tuple[int, int] | None = None
 
     @property
     def out_len(self) -> int:
@@ -67,15 +72,17 @@ class Plan:
 
     def entries(self):
         """Per phase r, its taps: (column s, row offset q, index of h), reading e at
-        ``D (m + q) + s`` for the phase's output m."""
+        ``D (m + q) + s`` for the phase's output m (the live taps only)."""
         left = self.per_phase - 1
+        first, end = self.live or (0, self.per_phase * self.up)
         out = []
         for r in range(self.phases):
             base, t = divmod(r * self.down, self.up)
             row = []
             for j in range(self.per_phase):
                 q, s = divmod(left + base - j, self.stride)
-                row.append((s, q, t + j * self.up))
+                if first <= t + j * self.up < end:
+                    row.append((s, q, t + j * self.up))
             out.append(row)
         return out
 
@@ -136,66 +143,106 @@ def _strided_outputs(e: jax.Array, taps: jax.Array, plan: Plan, span: Span) -> j
     """The outputs ``span.start .. + span.count`` of the extended signal, from its
     samples ``e`` (A, length) at ``span.lead``: each tap one strided slice of ``e`` at
     the stride D, fused with the interleave of the phases into one loop over the
-    output. Whole periods are computed and the ends sliced off; a read past ``e`` is a
-    zero (``e`` padded where many taps read past it, else the ends apart)."""
-    a, length = e.shape
+    output. The periods are counted from the span's first output, and a phase past the
+    last output stops there (its last period a zero, sliced off): no read is made for
+    an output not kept. A read past ``e`` is a zero (``e`` padded where many taps read
+    past it, else the ends apart)."""
     d, p = plan.stride, plan.phases
-    first, last = span.start // p, -(-(span.start + span.count) // p)
-    periods = last - first
-    reads = [[(d * (first + q) + s - span.lead, k) for s, q, k in row] for row in plan.entries()]
-    outside = [(b, k) for row in reads for b, k in row if b < 0 or b + d * (periods - 1) >= length]
+    entries = plan.entries()
+    # Output start + j + p i is phase (start + j) % p's output (start + j) // p + i.
+    phases = []
+    for j in range(p):
+        first, r = (span.start + j) // p, (span.start + j) % p
+        reads = tuple((d * (first + q) + s - span.lead, k) for s, q, k in entries[r])
+        phases.append(_Phase(reads, (span.count - j + p - 1) // p))
+    periods = -(-span.count // p)
+    y = _periods(e, taps, phases, d, periods, jnp.result_type(e, taps))
+    return y if periods * p == span.count else lax.slice_in_dim(y, 0, span.count, axis=1)
+
+
+class _Phase(NamedTuple):
+    """One phase of the outputs: its taps' reads ``(b, k)`` (tap ``k`` reads
+    ``e[b + D i]`` for the phase's output ``i``) and how many outputs it has."""
+
+    reads: tuple[tuple[int, int], ...]
+    outputs: int
+
+
+def _periods(e: jax.Array, taps: jax.Array, phases: list[_Phase], stride: int, periods: int, dtype):
+    """The phases' outputs interleaved, ``periods`` of them: ``e`` padded where many
+    taps read past it, else the periods whose reads all lie inside as one loop and
+    those at either end from small padded pieces."""
+    length = e.shape[1]
+    outside = [
+        b
+        for ph in phases
+        for b, _ in ph.reads
+        if ph.outputs and (b < 0 or b + stride * (ph.outputs - 1) >= length)
+    ]
     if len(outside) > _EDGE_TAPS:
-        low = max([0] + [-b for b, _ in outside])
-        high = max([0] + [b + d * (periods - 1) + 1 - length for b, _ in outside])
+        low = max([0] + [-b for b in outside])
+        high = max([0] + [b + stride * (periods - 1) + 1 - length for b in outside])
         e = _zero_extended(e, low, high)
-        reads = [[(b + low, k) for b, k in row] for row in reads]
-        y = _interleaved(e, taps, reads, d, 0, periods)
-    elif outside:
-        y = _with_ends(e, taps, reads, d, periods)
-    else:
-        y = _interleaved(e, taps, reads, d, 0, periods)
-    begin = span.start - p * first
-    return lax.slice_in_dim(y, begin, begin + span.count, axis=1)
+        phases = [_Phase(tuple((b + low, k) for b, k in ph.reads), ph.outputs) for ph in phases]
+        return _interleaved(e, taps, phases, stride, 0, periods, dtype)
+    if not outside:
+        return _interleaved(e, taps, phases, stride, 0, periods, dtype)
+    # The periods [i0, i1) read inside e in every phase.
+    i0 = min(periods, max([0] + [-(b // stride) for ph in phases for b, _ in ph.reads]))
+    i1 = min(
+        [periods] + [(length - 1 - b) // stride + 1 for ph in phases for b, _ in ph.reads]
+        + [ph.outputs for ph in phases]
+    )  # fmt: skip
+    i1 = max(i0, i1)
+    parts = [_piece(e, taps, phases, stride, 0, i0, dtype)] if i0 else []
+    if i1 > i0:
+        parts.append(_interleaved(e, taps, phases, stride, i0, i1, dtype))
+    if periods > i1:
+        parts.append(_piece(e, taps, phases, stride, i1, periods, dtype))
+    return parts[0] if len(parts) == 1 else jnp.concatenate(parts, axis=1)
 
 
-def _interleaved(e: jax.Array, taps: jax.Array, reads, stride: int, i0: int, i1: int):
-    """Periods ``i0 .. i1`` of every phase, interleaved: phase ``r``'s tap ``(b, k)``
-    reads ``e[:, b + stride i]`` for period ``i``, every read inside ``e``."""
+def _interleaved(
+    e: jax.Array, taps: jax.Array, phases: list[_Phase], stride: int, i0: int, i1: int, dtype
+) -> jax.Array:
+    """Periods ``i0 .. i1`` of the phases, interleaved, every read inside ``e``; a
+    phase whose outputs end before ``i1`` is zero past its end."""
     a = e.shape[0]
-    count = i1 - i0
     outs = []
-    for row in reads:
+    for ph in phases:
+        count = max(0, min(i1, ph.outputs) - i0)
         terms = []
-        for b, k in row:
+        for b, k in ph.reads if count else ():
             start = b + stride * i0
             v = lax.slice(e, (0, start), (a, start + stride * (count - 1) + 1), (1, stride))
             terms.append(taps[k] * v)
-        outs.append(functools.reduce(operator.add, terms))
-    return outs[0] if len(outs) == 1 else jnp.stack(outs, -1).reshape(a, count * len(outs))
+        out = functools.reduce(operator.add, terms) if terms else jnp.zeros((a, count), dtype)
+        outs.append(out if count == i1 - i0 else _zero_extended(out, 0, i1 - i0 - count))
+    return outs[0] if len(outs) == 1 else jnp.stack(outs, -1).reshape(a, (i1 - i0) * len(outs))
 
 
-def _with_ends(e: jax.Array, taps: jax.Array, reads, stride: int, periods: int):
-    """The periods every tap reads inside ``e`` as one loop, those at either end from a
-    small zero-padded piece of ``e``, concatenated."""
+def _piece(
+    e: jax.Array, taps: jax.Array, phases: list[_Phase], stride: int, i0: int, i1: int, dtype
+) -> jax.Array:
+    """Periods ``i0 .. i1`` from the small zero-padded piece of ``e`` they read."""
     length = e.shape[1]
-    begins = [b for row in reads for b, _ in row]
-    i0 = min(periods, max([0] + [-(b // stride) for b in begins]))
-    i1 = max(i0, min([periods] + [(length - 1 - b) // stride + 1 for b in begins]))
-
-    def end(j0: int, j1: int) -> jax.Array:
-        s0 = min(b + stride * j0 for b in begins)
-        s1 = max(b + stride * (j1 - 1) for b in begins) + 1
-        c0, c1 = min(max(s0, 0), length), max(min(s1, length), 0)
-        piece = _zero_extended(e[:, c0 : max(c0, c1)], c0 - s0, s1 - max(c0, c1))
-        local = [[(b + stride * j0 - s0, k) for b, k in row] for row in reads]
-        return _interleaved(piece, taps, local, stride, 0, j1 - j0)
-
-    parts = [end(0, i0)] if i0 else []
-    if i1 > i0:
-        parts.append(_interleaved(e, taps, reads, stride, i0, i1))
-    if periods > i1:
-        parts.append(end(i1, periods))
-    return parts[0] if len(parts) == 1 else jnp.concatenate(parts, axis=1)
+    spans = [
+        (b + stride * i0, b + stride * (min(i1, ph.outputs) - 1) + 1)
+        for ph in phases
+        for b, _ in ph.reads
+        if min(i1, ph.outputs) > i0
+    ]
+    s0, s1 = (min(v[0] for v in spans), max(v[1] for v in spans)) if spans else (0, 0)
+    inside0, inside1 = max(s0, 0), min(s1, length)
+    if inside1 > inside0:
+        piece = _zero_extended(e[:, inside0:inside1], inside0 - s0, s1 - inside1)
+    else:
+        piece = jnp.zeros((e.shape[0], s1 - s0), e.dtype)
+    local = [
+        _Phase(tuple((b + stride * i0 - s0, k) for b, k in ph.reads), max(0, ph.outputs - i0))
+        for ph in phases
+    ]
+    return _interleaved(piece, taps, local, stride, 0, i1 - i0, dtype)
 
 
 def _zero_extended(e: jax.Array, low: int, high: int) -> jax.Array:
@@ -263,17 +310,22 @@ def _rules(plan: Plan, span: Span) -> BilinearRules:
 
 def _adjoint_plan(plan: Plan) -> Plan:
     """The adjoint filter's plan: the cotangent upsampled by ``down``, filtered by
-    ``[0, reversed taps]`` and downsampled by ``up``."""
-    return Plan(plan.out_len, plan.per_phase * plan.up + 1, plan.down, plan.up)
+    ``[0, reversed taps]`` and downsampled by ``up``; live only where the reversed taps
+    may be nonzero (the leading zero and the reversed padding are not multiplied)."""
+    padded = plan.per_phase * plan.up
+    first, end = plan.live or (0, plan.taps)
+    live = (padded - end + 1, padded - first + 1)
+    return Plan(plan.out_len, padded + 1, plan.down, plan.up, live)
 
 
 def _adjoint(ct: jax.Array, taps: jax.Array, *, plan: Plan, span: Span) -> jax.Array:
     """The transpose in the operand: ``de[i] = sum ct[n] taps[n down - (i - left) up]``
     over the outputs ``n`` of the span, the cotangent through the adjoint filter (its
     output ``i + 1`` for sample ``i`` of the extended signal: its taps lead with a zero,
-    so that the shift is a whole sample), the same primitive. Its one leading zero tap
-    multiplies the cotangent where JAX's transpose would not: only an inf or nan in the
-    cotangent meets it."""
+    so that the shift is a whole sample), the same primitive. The products are those of
+    the filter's own taps: the leading zero and scipy's zero padding of the filter are
+    not multiplied, so that an inf or nan in the cotangent meets exactly the products
+    JAX's transpose of the filter's real taps would form."""
     adjoint = _adjoint_plan(plan)
     padded = adjoint.per_phase * adjoint.up
     reversed_taps = jnp.concatenate(
@@ -308,7 +360,8 @@ class _GramPlan:
     ``block`` outputs, each reading a window of ``width`` samples of the extended
     signal from ``first + b * step``; for each tap its entries of the flattened
     (width, block) Gram matrix (``-1``: none); the outputs past the whole blocks, with
-    the samples of the extended signal their taps read and each tap's products."""
+    the samples of the extended signal their taps read, the output of each such read
+    (``owners``) and each tap's products."""
 
     whole: int
     block: int
@@ -317,6 +370,7 @@ class _GramPlan:
     first: int
     gram_index: np.ndarray
     positions: np.ndarray
+    owners: np.ndarray
     tail_index: np.ndarray
 
 
@@ -332,18 +386,19 @@ def _gram_plan(plan: Plan, start: int, count: int) -> _GramPlan:
     flat = table.reshape(-1)
     per_tap = [np.flatnonzero(flat == k) if whole else () for k in range(taps)]
     entries = plan.entries()
-    positions, tap_of = [], []
-    for n in range(start + whole * block, start + count):
+    positions, owners, tap_of = [], [], []
+    for i, n in enumerate(range(start + whole * block, start + count)):
         m, r = divmod(n, plan.phases)
         for s, q, k in entries[r]:
             positions.append(plan.stride * (m + q) + s)
+            owners.append(i)
             tap_of.append(k)
     tap_of_array = np.asarray(tap_of, np.int64)
     tail_index = _padded([np.flatnonzero(tap_of_array == k) for k in range(taps)])
     first = plan.stride * (start // plan.phases)
     return _GramPlan(
         whole, block, step, width, first, _padded(per_tap), np.asarray(positions, np.int64),
-        tail_index,
+        np.asarray(owners, np.int64), tail_index,
     )  # fmt: skip
 
 
@@ -399,6 +454,6 @@ def _gram(e: jax.Array, ct: jax.Array, *, plan: Plan, span: Span) -> jax.Array:
         inside = (index >= 0) & (index < length)
         read = jnp.take(e, np.where(inside, index, 0), axis=1)
         read = jnp.where(inside, read, zero).astype(wide)
-        products = (read.reshape(a, tail.shape[1], -1) * tail[:, :, None]).sum(0)
+        products = (read * tail[:, gp.owners]).sum(0)
         dtaps = dtaps + _gathered_sum(products.reshape(-1), gp.tail_index)
     return dtaps.astype(e.dtype)
