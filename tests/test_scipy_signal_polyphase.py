@@ -160,3 +160,19 @@ def test_vjp_reads_the_signal_and_the_cotangent_themselves():
     assert "convolution" not in compiled.as_text()
     temp = compiled.memory_analysis().temp_size_in_bytes
     assert temp < 1.6 * x.size * 4, temp / (x.size * 4)
+
+
+def test_gradient_in_the_signal_copies_no_cotangent():
+    """In a mode that extends the signal, the adjoint filter reads the cotangent past
+    its ends: its outputs there are computed from small pieces, not from a padded copy
+    of the cotangent (1.5 signals' worth with up 3, down 2). Its temporaries are the
+    gradient in the extended signal alone, before the pad's transpose folds it."""
+    x = jnp.zeros((8, 4022), jnp.float32)
+    h = jnp.zeros(32, jnp.float32)
+    y = jax.eval_shape(lambda x: signal.upfirdn(h, x, 3, 2, mode="edge"), x)
+    ct = jnp.zeros(y.shape, jnp.float32)
+    pullback = jax.jit(
+        lambda x, ct: jax.vjp(lambda x: signal.upfirdn(h, x, 3, 2, mode="edge"), x)[1](ct)
+    )
+    temp = pullback.lower(x, ct).compile().memory_analysis().temp_size_in_bytes
+    assert temp < 1.5 * x.size * 4, temp / (x.size * 4)

@@ -17,7 +17,7 @@ multiplies); its transpose in the signal is the adjoint filter (the same primiti
 itself; its transpose in the taps is one Gram matrix of the signal's windows with the
 cotangent's blocks (``_gram``). JAX's own transposes, and the forms before these,
 were slower: float32 (64, 2^16), 32 taps, up 3, down 2, the VJP in ``h`` and ``x``
-took 43-48 ms against 15-16 (docs/signal.md).
+took 43-48 ms against 10.7-13.7 (docs/notes/signal-forms.md).
 """
 
 from __future__ import annotations
@@ -125,17 +125,19 @@ class Span:
     count: int
 
 
-# Taps whose strided read leaves the operand, past which the operand is padded once
-# (a zero-extended signal: nearly every tap reads past it); with fewer (the adjoint's
-# two or three at the span's ends), the periods every tap reads inside the operand are
-# one loop and the few at the ends are computed from small padded pieces, the three
-# concatenated. float32 (64, 2^16), 32 taps, up 3, down 2: the adjoint alone 7.7 ms
-# against 12.6 with those taps read by gathers that fill zeros (the gathers slowed the
-# whole loop: 3.2 ms without the ends) and 12.4 with the ends written into the output
-# by ``dynamic_update_slice``; the VJP in h and x 20.5-23.2 against 25.3-28.3 ms, its
-# temporaries level (23 MB); always padding, 30.8 against 21.1 ms (the cotangent's
-# padded copy among its temporaries: 48 MB); the forward with the interior and its
-# ends concatenated 19.6 against 14.5 ms (interleaved, 2026-12-07).
+# Where taps read past the operand: with more than ``_EDGE_TAPS`` of them and an operand
+# no longer than the output, the operand is padded once (a zero-extended copy, the
+# forward's only temporary); else the periods every tap reads inside the operand are
+# one loop and those at the ends are computed from small padded pieces, the three
+# concatenated (a copy of the output, the smaller of the two). float32 (64, 2^16), 32
+# taps, medians of 11-21 interleaved rounds (2026-12-07), padding against the ends:
+# the forward up 3 down 2 7.3 against 12.4 ms, up 2 down 3 8.9 against 5.2 (2^20
+# samples 3.1 against 1.8, up 3 down 5 8.2 against 6.3); the gradient in the signal
+# of mode "edge" (the adjoint reading the cotangent past its ends) up 3 down 2 17.7
+# against 11.8 ms (temporaries 42 against 17 MB), up 2 down 3 6.9 against 8.7; at
+# (1024, 256) within 0.2 ms either way. With a few taps past the operand, gathers that
+# fill zeros slowed the whole loop (the adjoint 12.6 against 7.7 ms) and
+# ``dynamic_update_slice`` of the ends into the output took 12.4.
 _EDGE_TAPS = 4
 
 
@@ -179,7 +181,7 @@ def _periods(e: jax.Array, taps: jax.Array, phases: list[_Phase], stride: int, p
         for b, _ in ph.reads
         if ph.outputs and (b < 0 or b + stride * (ph.outputs - 1) >= length)
     ]
-    if len(outside) > _EDGE_TAPS:
+    if len(outside) > _EDGE_TAPS and length <= periods * len(phases):
         low = max([0] + [-b for b in outside])
         high = max([0] + [b + stride * (periods - 1) + 1 - length for b in outside])
         e = _zero_extended(e, low, high)

@@ -109,11 +109,12 @@ def _extend(x: jax.Array, plan: Plan, mode: str, cval) -> jax.Array:
 
 # Output periods per block of the block form: B = 16 makes the blocks' channels
 # multiples of 16 float32 lanes; B = 8, 12, 20, 24 and 32 were 1.1-2x slower on float32
-# (64, 2^16), resample_poly(x, 3, 2, axis=-1) (benchmarks/signal.py, docs/signal.md).
+# (64, 2^16), resample_poly(x, 3, 2, axis=-1) (benchmarks/signal.py,
+# docs/notes/signal-forms.md).
 _BLOCK_PERIODS = 16
 # The block form multiplies ``k * B * D`` samples per output where the taps need
 # ``per_phase``: it wins where the phases are long enough to amortise that. Measured on
-# float32, up 3, down 2 (docs/signal.md, "Speed"): 22 taps per phase (resample_poly's
+# float32, up 3, down 2 (docs/notes/signal-forms.md): 22 taps per phase (resample_poly's
 # filter) 1.0-1.4x faster than the strided taps at (64, 2^16), 1.5-1.8x at (1024, 256)
 # and (2^20,), 1.7-2.5x with --xla_cpu_max_isa=AVX2, its VJP 3.0-5.7x faster; 11 per
 # phase (32 taps) 1.2-2.3x slower.
