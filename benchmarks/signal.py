@@ -9,7 +9,10 @@ library's default allocator: scipy's function (single-threaded C), jaxpad's unde
 VJP of jaxpad's function with respect to the arguments the row names (the cotangent
 given, the pullback timed). Results are checked against scipy before anything is
 timed. Ratios are times over scipy's; ``VJP / forward`` is the gradient's cost over the
-forward's. float64 runs with ``jax.enable_x64``.
+forward's. The page faults are the minor faults a call of jaxpad's forward and of its
+VJP took (medians): on a machine whose allocator hands back freed memory, a program's
+temporaries and outputs can be faulted in afresh on every call, and the time follows.
+float64 runs with ``jax.enable_x64``.
 
 The rows are a table per section (``SECTIONS``): ``fir`` (savgol_filter, upfirdn,
 resample_poly); ``iir`` (sosfilt, sosfiltfilt, lfilter, filtfilt, decimate).
@@ -26,7 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.signal as ss
 
-from benchmarks._timing import interleaved_medians, load, machine
+from benchmarks._timing import interleaved_stats, load, machine
 from jaxpad.scipy import signal as js
 
 
@@ -159,13 +162,15 @@ def run(rows: list[Row], rounds: int) -> list[tuple[str, dict]]:
         vjp = jax.jit(pullback)
         candidates = {"scipy": row.scipy, "jaxpad": forward, "control": control, "vjp": vjp}
         args = {"scipy": row.args, "jaxpad": jargs, "control": jargs, "vjp": (ct, *jargs)}
-        t = interleaved_medians(candidates, args, rounds=rounds, warmup=1, calls=1)
+        stats = interleaved_stats(candidates, args, rounds=rounds, warmup=1, calls=1)
+        t = {name: seconds for name, (seconds, _) in stats.items()}
         out.append((row.name, t))
         base = t["scipy"]
         print(
             f"| {row.name} | {base * 1e3:.1f} | {t['jaxpad'] * 1e3:.1f} | "
             f"{base / t['jaxpad']:.2f} | {t['control'] / t['jaxpad']:.2f} | "
-            f"{t['vjp'] * 1e3:.1f} | {t['vjp'] / t['jaxpad']:.2f} |",
+            f"{t['vjp'] * 1e3:.1f} | {t['vjp'] / t['jaxpad']:.2f} | "
+            f"{stats['jaxpad'][1]:.0f} / {stats['vjp'][1]:.0f} |",
             flush=True,
         )
     return out
@@ -186,9 +191,9 @@ def main():
             print(f"\n{section}, {dtype} ({load()})\n")
             print(
                 "| row | scipy ms | jaxpad ms | scipy / jaxpad (speed-up) | control / jaxpad "
-                "| VJP ms | VJP / forward |"
+                "| VJP ms | VJP / forward | page faults a call, forward / VJP |"
             )
-            print("|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|")
             with jax.enable_x64(dtype == "float64"):
                 rows = SECTIONS[section](shape, np.dtype(dtype))
                 rows = [r for r in rows if not args.only or any(w in r.name for w in args.only)]
