@@ -100,8 +100,11 @@ def test_map_coordinates_float32(mode, order, ndim):
     got = _jitted(order, mode)(x, c, 0.7)
     assert got.dtype == np.float32
     # Random samples are the prefilter's worst case (its coefficients reach 7.5x the
-    # range per axis at order 5); smooth images stay within 1e-6 of the range.
-    tol = (1e-6 if order < 4 else 2e-6 if order < 5 else 5e-6) * _range(x)
+    # range per axis at order 5); smooth images stay within 1e-6 of the range. The test
+    # runs compile without LLVM's optimizations (tests/conftest.py), which round more:
+    # over every case, at most 5.2e-6 of the range (wrap, order 5, a (1, 2) image; 2.2e-6
+    # compiled as users' programs are), against 3.8e-6 for the next worst.
+    tol = (1e-6 if order < 4 else 2e-6 if order < 5 else 6e-6) * _range(x)
     np.testing.assert_allclose(got, want, rtol=0, atol=tol)
 
 
