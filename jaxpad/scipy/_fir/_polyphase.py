@@ -175,15 +175,16 @@ def _periods(e: jax.Array, taps: jax.Array, phases: list[_Phase], stride: int, p
     taps read past it, else the periods whose reads all lie inside as one loop and
     those at either end from small padded pieces."""
     length = e.shape[1]
+    # Each read's first and one-past-last sample.
     outside = [
-        b
+        (b, b + stride * (ph.outputs - 1) + 1)
         for ph in phases
         for b, _ in ph.reads
         if ph.outputs and (b < 0 or b + stride * (ph.outputs - 1) >= length)
     ]
     if len(outside) > _EDGE_TAPS and length <= periods * len(phases):
-        low = max([0] + [-b for b in outside])
-        high = max([0] + [b + stride * (periods - 1) + 1 - length for b in outside])
+        low = max([0] + [-b for b, _ in outside])
+        high = max([0] + [end - length for _, end in outside])
         e = _zero_extended(e, low, high)
         phases = [_Phase(tuple((b + low, k) for b, k in ph.reads), ph.outputs) for ph in phases]
         return _interleaved(e, taps, phases, stride, 0, periods, dtype)
